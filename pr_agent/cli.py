@@ -1,0 +1,217 @@
+"""The click CLI, generated from the tool registry. It never imports the MCP SDK."""
+
+from __future__ import annotations
+
+import sys
+import types
+from collections.abc import Callable
+from typing import Any, Literal, Union, get_args, get_origin
+
+import click
+import orjson
+
+from pr_agent import __version__
+from pr_agent.context import Context
+from pr_agent.errors import PrAgentError
+from pr_agent.registry import Tool, all_tools, run_tool
+
+EXIT_CODES_HELP = (
+    "Exit codes: 0 success; 1 failure or a negative answer; 2 invalid arguments or PR reference; "
+    "4 gh is not logged in or its credentials were rejected; 8 still pending."
+)
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+def _print_json(data: Any) -> None:
+    option = orjson.OPT_INDENT_2 if sys.stdout.isatty() else 0
+    sys.stdout.buffer.write(orjson.dumps(data, option=option) + b"\n")
+    sys.stdout.flush()
+
+
+def fail(err: PrAgentError, as_json: bool) -> None:
+    """Report a typed error (stderr; plus the envelope on stdout with --json) and exit."""
+    if as_json:
+        _print_json(err.envelope())
+    click.echo(err.human(), err=True)
+    sys.exit(err.exit_code)
+
+
+def run_guarded(as_json: bool, fn: Callable[[], None]) -> None:
+    try:
+        fn()
+    except PrAgentError as err:
+        fail(err, as_json)
+
+
+def _bare(annotation: Any) -> Any:
+    """Strip Optional[...] / X | None."""
+    if get_origin(annotation) in (Union, types.UnionType):
+        args = [a for a in get_args(annotation) if a is not type(None)]
+        if len(args) == 1:
+            return args[0]
+    return annotation
+
+
+def _option(tool: Tool, name: str, info: Any) -> click.Parameter:
+    flag = tool.cli_options.get(name, "--" + name.replace("_", "-"))
+    ann = _bare(info.annotation)
+    help_text = info.description or ""
+    if ann is bool:
+        return click.Option([f"{flag}/--no-{flag[2:]}", name], default=None, help=help_text)
+    if get_origin(ann) is list:
+        return click.Option([flag, name], multiple=True, help=help_text + " Repeat the option for several.")
+    if get_origin(ann) is Literal:
+        return click.Option([flag, name], type=click.Choice([str(a) for a in get_args(ann)]), default=None,
+                            help=help_text)
+    if ann is int:
+        return click.Option([flag, name], type=int, default=None, help=help_text)
+    return click.Option([flag, name], type=str, default=None, help=help_text, metavar="TEXT")
+
+
+def tool_command(tool: Tool) -> click.Command:
+    params: list[click.Parameter] = []
+    for name, info in tool.input_model.model_fields.items():
+        if name == tool.cli_positional:
+            params.append(click.Argument([name], required=False, metavar="[PR]"))
+        else:
+            params.append(_option(tool, name, info))
+    params.append(click.Option(["-R", "--repo", "repo_override"], metavar="[HOST/]OWNER/REPO", default=None,
+                               help="Repository for a bare PR number (default: GH_REPO, then the current clone)."))
+    params.append(click.Option(["--json", "as_json"], is_flag=True,
+                               help="Print the tool's structured output (exactly the MCP structuredContent)."))
+
+    def callback(repo_override: str | None, as_json: bool, **values: Any) -> None:
+        arguments = {k: (list(v) if isinstance(v, tuple) else v) for k, v in values.items()
+                     if v is not None and v != ()}
+
+        def go() -> None:
+            out = run_tool(tool, Context(repo_override=repo_override), arguments)
+            if as_json:
+                _print_json(out)
+            else:
+                sys.stdout.write(tool.render(out))
+                sys.stdout.flush()
+            sys.exit(tool.exit_code(out))
+
+        run_guarded(as_json, go)
+
+    epilog = f"MCP tool: {tool.name}. {tool.exit_codes_help or EXIT_CODES_HELP}"
+    return click.Command(tool.cli_name, params=params, callback=callback, help=tool.description,
+                         short_help=tool.cli_help, epilog=epilog, context_settings=CONTEXT_SETTINGS)
+
+
+class LazyGroup(click.Group):
+    """Tool commands are built from the registry the first time they are needed."""
+
+    def _tools(self) -> dict[str, Tool]:
+        return {t.cli_name: t for t in all_tools().values()}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(self._tools()))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        cmd = super().get_command(ctx, cmd_name)
+        if cmd is not None:
+            return cmd
+        tool = self._tools().get(cmd_name)
+        return tool_command(tool) if tool else None
+
+
+@click.group(cls=LazyGroup, context_settings=CONTEXT_SETTINGS, epilog=EXIT_CODES_HELP)
+@click.version_option(__version__, prog_name="gh-pr-agent")
+def cli() -> None:
+    """Precise answers about a GitHub pull request, for AI agents and people.
+
+    PR can be 123, #123, owner/repo#123, owner/repo/pull/123 or a PR URL; without it, the PR of the
+    current branch. Every command accepts --json. Run `gh pr-agent mcp` to serve the same tools over MCP.
+    """
+
+
+@cli.command(context_settings=CONTEXT_SETTINGS)
+def mcp() -> None:
+    """Serve the tools over MCP on stdin/stdout (register `gh pr-agent mcp` in your agent)."""
+    from pr_agent.mcp_server import serve
+
+    serve()
+
+
+@cli.group(context_settings=CONTEXT_SETTINGS)
+def config() -> None:
+    """Stored preferences: the defaults used when an argument is omitted.
+
+    Keys are TOOL.FIELD (see `config list`). Precedence: explicit argument > stored preference >
+    built-in default. Stored in $GH_PR_AGENT_CONFIG_DIR or $XDG_CONFIG_HOME/gh-pr-agent/preferences.json.
+    """
+
+
+def _prefs() -> Any:
+    from pr_agent.prefs import Preferences
+
+    return Preferences.load(Context().env)
+
+
+@config.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+def config_list(as_json: bool) -> None:
+    """Every preference key with its value and where the value comes from."""
+
+    def go() -> None:
+        rows = _prefs().listing()
+        if as_json:
+            _print_json({"preferences": rows})
+            return
+        width = max(len(r["key"]) for r in rows) if rows else 0
+        for r in rows:
+            click.echo(f"{r['key']:<{width}}  {orjson.dumps(r['value']).decode()}  ({r['source']})")
+
+    run_guarded(as_json, go)
+
+
+@config.command("get")
+@click.argument("key")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+def config_get(key: str, as_json: bool) -> None:
+    """The effective value of KEY."""
+
+    def go() -> None:
+        prefs = _prefs()
+        row = next((r for r in prefs.listing() if r["key"] == key), None)
+        if row is None:
+            prefs.get(key)  # raises the typed unknown-key error
+        assert row is not None
+        if as_json:
+            _print_json(row)
+        else:
+            click.echo(orjson.dumps(row["value"]).decode())
+
+    run_guarded(as_json, go)
+
+
+@config.command("set")
+@click.argument("key")
+@click.argument("value")
+def config_set(key: str, value: str) -> None:
+    """Store VALUE for KEY (JSON literals such as true, 3 or ["a"] are parsed; anything else is a string)."""
+    from pr_agent.prefs import parse_cli_value
+
+    def go() -> None:
+        stored = _prefs().set(key, parse_cli_value(value))
+        click.echo(f"{key} = {orjson.dumps(stored).decode()}")
+
+    run_guarded(False, go)
+
+
+@config.command("unset")
+@click.argument("key")
+def config_unset(key: str) -> None:
+    """Forget the stored value of KEY (the built-in default applies again)."""
+
+    def go() -> None:
+        existed = _prefs().unset(key)
+        click.echo(f"{key} unset" if existed else f"{key} was not set")
+
+    run_guarded(False, go)
+
+
+def main() -> None:
+    cli.main(prog_name="gh pr-agent")

@@ -1,0 +1,163 @@
+"""Stored preferences: the 💾 defaults of the spec (design §7).
+
+Precedence: explicit argument > stored preference > built-in default. Keys are
+``<tool>.<field>`` (e.g. ``find_unresolved_comments.sort``); values are validated with the same
+input model that validates tool calls, so a bad value is an error, never a silent fallback. The
+file is ``$GH_PR_AGENT_CONFIG_DIR/preferences.json`` or ``$XDG_CONFIG_HOME/gh-pr-agent/…``
+(``~/.config/gh-pr-agent/…`` by default) and is written atomically.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import orjson
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from pr_agent.errors import PrAgentError, command_repair
+
+if TYPE_CHECKING:
+    from pr_agent.registry import Tool
+
+FILENAME = "preferences.json"
+
+
+def config_dir(env: Mapping[str, str]) -> Path:
+    if env.get("GH_PR_AGENT_CONFIG_DIR"):
+        return Path(env["GH_PR_AGENT_CONFIG_DIR"])
+    base = env.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(base) / "gh-pr-agent"
+
+
+def known_keys() -> dict[str, tuple[Tool, str, Any]]:
+    """Every storable key -> (tool, field, built-in default)."""
+    from pr_agent.registry import all_tools
+
+    keys = {}
+    for tool in all_tools().values():
+        for name, default in tool.stored_fields().items():
+            keys[f"{tool.name}.{name}"] = (tool, name, default)
+    return keys
+
+
+def _unknown_key(key: str) -> PrAgentError:
+    keys = sorted(known_keys())
+    return PrAgentError("invalid_preference", f"{key!r} is not a stored preference.",
+                        suggestion="Use one of: " + ", ".join(keys) + ".",
+                        details={"field": "key", "value": key, "reason": "unknown key", "known_keys": keys},
+                        repair=command_repair("gh pr-agent config list"))
+
+
+def validate_value(key: str, value: Any) -> Any:
+    keys = known_keys()
+    if key not in keys:
+        raise _unknown_key(key)
+    tool, name, _ = keys[key]
+    annotation = tool.input_model.model_fields[name].annotation
+    try:
+        checked = TypeAdapter(annotation).validate_python(value, strict=isinstance(value, bool))
+    except ValidationError as exc:
+        reason = exc.errors(include_url=False)[0].get("msg", "invalid")
+        raise PrAgentError("invalid_preference", f"{value!r} is not a valid value for {key}: {reason}.",
+                           suggestion=f"See the {name} field of {tool.name} in `gh pr-agent {tool.cli_name} "
+                           "--help` for the allowed values.",
+                           details={"field": key, "value": value, "reason": reason}) from None
+    if checked is None:
+        raise PrAgentError("invalid_preference", f"{key} cannot be stored as null.",
+                           suggestion=f"Use `gh pr-agent config unset {key}` to go back to the built-in default.",
+                           details={"field": key, "value": None, "reason": "null"})
+    return checked
+
+
+def parse_cli_value(text: str) -> Any:
+    """`config set` values: JSON when it parses (true, 3, ["a"]), else the plain string."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return text
+
+
+@dataclass
+class Preferences:
+    path: Path
+    values: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, env: Mapping[str, str]) -> Preferences:
+        path = config_dir(env) / FILENAME
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            return cls(path)
+        except OSError as exc:
+            raise PrAgentError("preferences_corrupt", f"The preferences file {path} cannot be read: {exc}.",
+                               suggestion="Fix its permissions, or move it away to start from defaults.",
+                               details={"path": str(path)}) from None
+        try:
+            data = orjson.loads(raw)
+            if not isinstance(data, dict):
+                raise ValueError("top level is not an object")
+        except (orjson.JSONDecodeError, ValueError) as exc:
+            raise PrAgentError(
+                "preferences_corrupt", f"The preferences file {path} is not valid JSON ({exc}).",
+                suggestion=f"Fix or delete {path}; nothing was reset automatically.",
+                details={"path": str(path), "reason": str(exc)}) from None
+        return cls(path, data)
+
+    def get(self, key: str) -> Any:
+        if key not in known_keys():
+            raise _unknown_key(key)
+        return self.values.get(key)
+
+    def set(self, key: str, value: Any) -> Any:
+        checked = validate_value(key, value)
+        self.values[key] = checked
+        self._save()
+        return checked
+
+    def unset(self, key: str) -> bool:
+        if key not in known_keys():
+            raise _unknown_key(key)
+        existed = self.values.pop(key, None) is not None
+        if existed:
+            self._save()
+        return existed
+
+    def listing(self) -> list[dict[str, Any]]:
+        rows = []
+        for key, (_tool, _name, default) in sorted(known_keys().items()):
+            stored = key in self.values
+            rows.append({"key": key, "value": self.values[key] if stored else default,
+                         "source": "stored" if stored else "default", "default": default})
+        return rows
+
+    def apply(self, tool: Tool, params: BaseModel) -> BaseModel:
+        """Fill every omitted 💾 field: stored preference, else the built-in default."""
+        updates = {}
+        for name, default in tool.stored_fields().items():
+            if getattr(params, name) is None:
+                key = f"{tool.name}.{name}"
+                updates[name] = validate_value(key, self.values[key]) if key in self.values else default
+        return params.model_copy(update=updates) if updates else params
+
+    def _save(self) -> None:
+        directory = self.path.parent
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".preferences.", dir=directory)
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(orjson.dumps(self.values, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS))
+                os.replace(tmp, self.path)
+            except BaseException:
+                Path(tmp).unlink(missing_ok=True)
+                raise
+        except OSError as exc:
+            raise PrAgentError("preferences_unwritable", f"Cannot write {self.path}: {exc.strerror or exc}.",
+                               suggestion="Make the config directory writable or set GH_PR_AGENT_CONFIG_DIR.",
+                               details={"path": str(self.path)}) from None

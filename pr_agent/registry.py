@@ -1,0 +1,206 @@
+"""One registry of tools behind the CLI and the MCP server (design §3, §6).
+
+A tool is declared once — name, title, description, input and output models, annotations,
+handler, CLI shape — and both faces are generated from it. :func:`run_tool` is the only way a tool
+runs: it validates the arguments with the input model, fills stored preferences, calls the handler
+and turns every failure into a :class:`PrAgentError`.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import sys
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from pr_agent.context import Context
+from pr_agent.errors import EXIT_OK, PrAgentError
+
+STORED = "x-stored-preference"
+BUILTIN = "x-builtin-default"
+
+
+class InputModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False)
+
+
+class OutputModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+def stored(default: Any, description: str, **kw: Any) -> Any:
+    """A field whose default comes from the stored preferences (💾), then ``default``."""
+    return Field(
+        None,
+        description=f"{description} Omitted means your stored preference (gh pr-agent config), "
+        f"else {_show(default)}.",
+        json_schema_extra={STORED: True, BUILTIN: default},
+        **kw,
+    )
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+@dataclass(frozen=True)
+class Annotations:
+    read_only: bool
+    destructive: bool
+    idempotent: bool
+    open_world: bool = True
+
+    def wire(self, title: str) -> dict[str, Any]:
+        return {"title": title, "readOnlyHint": self.read_only, "destructiveHint": self.destructive,
+                "idempotentHint": self.idempotent, "openWorldHint": self.open_world}
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    title: str
+    description: str
+    input_model: type[InputModel]
+    output_model: type[OutputModel]
+    annotations: Annotations
+    handler: Callable[[Context, Any], OutputModel]
+    cli_name: str
+    cli_help: str
+    render: Callable[[dict[str, Any]], str]
+    cli_options: dict[str, str] = field(default_factory=dict)  # field -> "--flag" override
+    cli_positional: str | None = "pr"
+    exit_code: Callable[[dict[str, Any]], int] = lambda _out: EXIT_OK
+    exit_codes_help: str = ""
+
+    def input_schema(self) -> dict[str, Any]:
+        return publishable_schema(self.input_model)
+
+    def output_schema(self) -> dict[str, Any]:
+        return publishable_schema(self.output_model)
+
+    def stored_fields(self) -> dict[str, Any]:
+        """field name -> built-in default, for every 💾 field."""
+        out = {}
+        for name, info in self.input_model.model_fields.items():
+            extra = info.json_schema_extra
+            if isinstance(extra, dict) and extra.get(STORED):
+                out[name] = extra.get(BUILTIN)
+        return out
+
+    def describe(self) -> dict[str, Any]:
+        """The tool as published on the wire (and snapshotted in tests/snapshots/tools)."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "annotations": self.annotations.wire(self.title),
+            "inputSchema": self.input_schema(),
+            "outputSchema": self.output_schema(),
+        }
+
+
+def _strip_null_defaults(node: Any) -> None:
+    if isinstance(node, dict):
+        if node.get("default", 0) is None:
+            del node["default"]
+        for value in node.values():
+            _strip_null_defaults(value)
+    elif isinstance(node, list):
+        for value in node:
+            _strip_null_defaults(value)
+
+
+def publishable_schema(model: type[BaseModel]) -> dict[str, Any]:
+    schema = copy.deepcopy(model.model_json_schema(by_alias=True, mode="serialization"))
+    _strip_null_defaults(schema)
+    return schema
+
+
+TOOLS: dict[str, Tool] = {}
+
+
+def register(tool: Tool) -> Tool:
+    if tool.name in TOOLS:
+        raise ValueError(f"tool {tool.name} registered twice")
+    TOOLS[tool.name] = tool
+    return tool
+
+
+def all_tools() -> dict[str, Tool]:
+    import pr_agent.tools  # noqa: F401  (registers every tool)
+
+    return TOOLS
+
+
+def by_cli_name(name: str) -> Tool:
+    for tool in all_tools().values():
+        if tool.cli_name == name:
+            return tool
+    raise KeyError(name)
+
+
+def validation_error(tool: Tool, exc: ValidationError) -> PrAgentError:
+    problems = []
+    for err in exc.errors(include_url=False):
+        loc = ".".join(str(p) for p in err.get("loc", ())) or "(arguments)"
+        kind = err.get("type", "")
+        reason = "unknown argument" if kind == "extra_forbidden" else err.get("msg", "invalid")
+        problems.append({"field": loc, "reason": reason, "value": _short(err.get("input"))})
+    first = problems[0] if problems else {"field": "(arguments)", "reason": "invalid"}
+    allowed = sorted(tool.input_model.model_fields)
+    return PrAgentError(
+        "invalid_arguments",
+        f"Invalid arguments for {tool.name}: {first['field']}: {first['reason']}.",
+        suggestion=f"Call {tool.name} with only these arguments: {', '.join(allowed)} "
+        "(see its inputSchema).",
+        details={"field": first["field"], "reason": first["reason"], "problems": problems,
+                 "allowed_arguments": allowed},
+    )
+
+
+def _short(value: Any) -> Any:
+    if isinstance(value, str) and len(value) > 200:
+        return value[:200] + "…"
+    if isinstance(value, (dict, list)):
+        text = repr(value)
+        return text[:200] + ("…" if len(text) > 200 else "")
+    return value
+
+
+def run_tool(tool: Tool, ctx: Context, arguments: dict[str, Any] | None) -> dict[str, Any]:
+    """Validate, apply preferences, run; return the structured output. Raises PrAgentError only."""
+    try:
+        if arguments is not None and not isinstance(arguments, dict):
+            raise PrAgentError("invalid_arguments", "Tool arguments must be a JSON object.",
+                               suggestion=f"Call {tool.name} with an object of named arguments.",
+                               details={"field": "(arguments)", "reason": "not an object"})
+        try:
+            params = tool.input_model.model_validate(arguments or {})
+        except ValidationError as exc:
+            raise validation_error(tool, exc) from None
+        from pr_agent.prefs import Preferences
+
+        params = Preferences.load(ctx.env).apply(tool, params)
+        output = tool.handler(ctx, params)
+        return dump_output(output)
+    except PrAgentError:
+        raise
+    except Exception as exc:  # a bug: never a traceback on stdout, always a typed envelope
+        if os.environ.get("GH_PR_AGENT_DEBUG"):
+            traceback.print_exc(file=sys.stderr)
+        raise PrAgentError(
+            "internal_error", f"gh-pr-agent hit an internal error in {tool.name}: {type(exc).__name__}.",
+            suggestion="Retry with GH_PR_AGENT_DEBUG=1 and report the traceback it prints on stderr.",
+            details={"exception": type(exc).__name__},
+        ) from exc
+
+
+def dump_output(output: BaseModel) -> dict[str, Any]:
+    return output.model_dump(mode="json", by_alias=True, exclude_none=True)

@@ -1,0 +1,122 @@
+"""Fetch every review thread (with every comment), review and conversation comment of a PR.
+
+One GraphQL round trip gets the first page of all three connections (100 threads × 100 comments,
+100 reviews, 100 conversation comments). Only when a connection has more pages do further round
+trips happen, and the independent continuations (more threads, more reviews, more conversation
+comments, the rest of each long thread) run concurrently.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pr_agent.errors import PrAgentError
+from pr_agent.gh import Gh, load_query
+from pr_agent.refs import PRRef
+
+
+@dataclass
+class Feedback:
+    pr: dict[str, Any]
+    threads: list[dict[str, Any]] = field(default_factory=list)
+    reviews: list[dict[str, Any]] = field(default_factory=list)
+    issue_comments: list[dict[str, Any]] = field(default_factory=list)
+
+
+def pr_not_found(ref: PRRef, err: PrAgentError | None = None) -> PrAgentError:
+    return PrAgentError(
+        "pr_not_found",
+        f"Pull request {ref} was not found (or your gh login cannot see it).",
+        suggestion="Check the owner, repository and number; `gh pr list --repo OWNER/REPO` lists open PRs.",
+        details={"pr": str(ref), **({"github_message": err.message} if err else {})},
+        repair={"command": f"gh pr list --repo {ref.owner}/{ref.repo}"},
+    )
+
+
+def _pr_of(data: dict[str, Any], ref: PRRef) -> dict[str, Any]:
+    pr = (data.get("repository") or {}).get("pullRequest")
+    if not pr:
+        raise pr_not_found(ref)
+    return pr
+
+
+def graphql_pr(gh: Gh, ref: PRRef, query: str, variables: dict[str, Any]) -> dict[str, Any]:
+    """Run a query rooted at repository.pullRequest, mapping NOT_FOUND to pr_not_found."""
+    try:
+        data = gh.graphql(load_query(query), {"owner": ref.owner, "repo": ref.repo, "number": ref.number,
+                                              **variables}, hostname=ref.host)
+    except PrAgentError as err:
+        if err.code == "not_found":
+            raise pr_not_found(ref, err) from None
+        raise
+    return _pr_of(data, ref)
+
+
+def fetch_feedback(gh: Gh, ref: PRRef, *, full: bool) -> Feedback:
+    pr = graphql_pr(gh, ref, "pr_feedback", {"full": full})
+    fb = Feedback(pr={k: v for k, v in pr.items() if k not in ("reviewThreads", "reviews", "comments")})
+    threads_conn, reviews_conn, comments_conn = pr["reviewThreads"], pr["reviews"], pr["comments"]
+    fb.threads = list(threads_conn["nodes"])
+    fb.reviews = list(reviews_conn["nodes"])
+    fb.issue_comments = list(comments_conn["nodes"])
+
+    def more(kind: str, conn: dict[str, Any]) -> list[dict[str, Any]]:
+        query, key = {"threads": ("pr_threads_page", "reviewThreads"), "reviews": ("pr_reviews_page", "reviews"),
+                      "comments": ("pr_comments_page", "comments")}[kind]
+        out: list[dict[str, Any]] = []
+        info = conn["pageInfo"]
+        while info["hasNextPage"]:
+            page = graphql_pr(gh, ref, query, {"after": info["endCursor"], "full": full})[key]
+            out.extend(page["nodes"])
+            info = page["pageInfo"]
+        return out
+
+    def thread_rest(thread: dict[str, Any]) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        info = thread["comments"]["pageInfo"]
+        while info["hasNextPage"]:
+            data = gh.graphql(load_query("thread_comments_page"),
+                              {"thread": thread["id"], "after": info["endCursor"], "full": full}, hostname=ref.host)
+            page = (data.get("node") or {}).get("comments")
+            if page is None:
+                raise PrAgentError("unexpected_response", f"Thread {thread['id']} vanished while being read.",
+                                   suggestion="Retry the call.", details={"thread_id": thread["id"]})
+            out.extend(page["nodes"])
+            info = page["pageInfo"]
+        return out
+
+    jobs: list[tuple[str, Any]] = []
+    if threads_conn["pageInfo"]["hasNextPage"]:
+        jobs.append(("threads", threads_conn))
+    if reviews_conn["pageInfo"]["hasNextPage"]:
+        jobs.append(("reviews", reviews_conn))
+    if comments_conn["pageInfo"]["hasNextPage"]:
+        jobs.append(("comments", comments_conn))
+    jobs += [("thread", t) for t in fb.threads if _needs_more(t)]
+
+    def run(job: tuple[str, Any]) -> list[dict[str, Any]]:
+        kind, arg = job
+        return thread_rest(arg) if kind == "thread" else more(kind, arg)
+
+    results = gh.map(run, jobs)
+    late_threads: list[dict[str, Any]] = []
+    for (kind, arg), result in zip(jobs, results, strict=True):
+        if kind == "threads":
+            late_threads = result
+        elif kind == "reviews":
+            fb.reviews.extend(result)
+        elif kind == "comments":
+            fb.issue_comments.extend(result)
+        else:
+            arg["comments"]["nodes"].extend(result)
+    late_long = [t for t in late_threads if _needs_more(t)]
+    for thread, rest in zip(late_long, gh.map(thread_rest, late_long), strict=True):
+        thread["comments"]["nodes"].extend(rest)
+    fb.threads.extend(late_threads)
+    return fb
+
+
+def _needs_more(thread: dict[str, Any]) -> bool:
+    """Resolved threads are never reported, so their long tails are not worth a round trip."""
+    return bool(thread["comments"]["pageInfo"]["hasNextPage"]) and not thread["isResolved"]

@@ -1,0 +1,231 @@
+"""resolve_review_thread: resolve one review thread, optionally replying first."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import Field, model_validator
+
+from pr_agent.context import Context
+from pr_agent.errors import PrAgentError, tool_repair
+from pr_agent.gh import load_query
+from pr_agent.refs import PRRef
+from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register
+from pr_agent.review.fetch import pr_not_found
+from pr_agent.tools.comments import PR_FIELD_DESCRIPTION
+
+NAME = "resolve_review_thread"
+_NODE_ID = r"[A-Za-z0-9_=+/-]{4,200}"
+
+
+class ResolveReviewThreadInput(InputModel):
+    pr: str | None = Field(None, description=PR_FIELD_DESCRIPTION, max_length=2048)
+    thread_id: str | None = Field(
+        None, pattern=f"^{_NODE_ID}$",
+        description="Review thread node id (PRRT_…), as in find_unresolved_comments' thread_id. "
+        "Omitted means comment_id identifies the thread.")
+    comment_id: str | None = Field(
+        None, pattern=rf"^(?:[0-9]{{1,20}}|{_NODE_ID})$",
+        description="Any comment of the thread: its node id (PRRC_…) or numeric REST id. "
+        "Omitted means thread_id identifies the thread.")
+    prefer: Literal["thread", "comment"] = Field(
+        "thread", description="Which id wins when both are given. Omitted means thread.")
+    reply: str | None = Field(
+        None, min_length=1, max_length=65536,
+        description="Text posted as a reply in the thread before it is resolved. Not posted when the "
+        "thread is already resolved or when your identical reply is already its last comment. "
+        "Omitted means resolve without replying.")
+
+    @model_validator(mode="after")
+    def _one_id(self) -> ResolveReviewThreadInput:
+        if not self.thread_id and not self.comment_id:
+            raise ValueError("give thread_id or comment_id")
+        return self
+
+
+class ReplyInfo(OutputModel):
+    comment_id: int
+    node_id: str
+    url: str
+
+
+class ResolveReviewThreadOutput(OutputModel):
+    ok: bool
+    pr: str
+    thread_id: str
+    alreadyResolved: bool
+    replied: bool = Field(description="Whether this call posted the reply.")
+    reply_comment: ReplyInfo | None = Field(None, description="The reply this call posted.")
+    message: str
+
+
+@dataclass
+class ThreadState:
+    id: str
+    is_resolved: bool
+    can_resolve: bool
+    can_reply: bool
+    last_comment: dict[str, Any] | None
+    viewer: str
+    has_pending_review: bool
+
+
+def _thread_not_found(ref: PRRef, what: str, value: str) -> PrAgentError:
+    return PrAgentError(
+        "thread_not_found" if what == "thread_id" else "comment_not_found",
+        f"No review thread of {ref} has {what} {value!r}.",
+        suggestion="List the PR's open threads with find_unresolved_comments and use a thread_id from it.",
+        details={"field": what, "value": value, "pr": str(ref)},
+        repair=tool_repair("find_unresolved_comments", {"pr": ref.qualified},
+                           "Pick the thread_id of the thread you addressed."),
+    )
+
+
+def _lookup_thread(ctx: Context, ref: PRRef, thread_id: str) -> ThreadState:
+    try:
+        data = ctx.gh.graphql(load_query("thread_lookup"), {"thread": thread_id, "owner": ref.owner,
+                                                            "repo": ref.repo, "number": ref.number},
+                              hostname=ref.host)
+    except PrAgentError as err:
+        if err.code != "not_found":
+            raise
+        paths = [tuple(e.get("path") or ()) for e in err.details.get("graphql_errors", [])]
+        if any(p[:1] == ("repository",) for p in paths):
+            raise pr_not_found(ref, err) from None
+        raise _thread_not_found(ref, "thread_id", thread_id) from None
+    node = data.get("node")
+    if not node or node.get("__typename") != "PullRequestReviewThread":
+        raise _thread_not_found(ref, "thread_id", thread_id)
+    owner_pr = node.get("pullRequest") or {}
+    if (owner_pr.get("number") != ref.number
+            or (owner_pr.get("repository") or {}).get("nameWithOwner", "").lower() != ref.full_name.lower()):
+        other = f"{(owner_pr.get('repository') or {}).get('nameWithOwner')}#{owner_pr.get('number')}"
+        raise PrAgentError(
+            "thread_not_in_pr", f"Thread {thread_id} belongs to {other}, not to {ref}.",
+            suggestion=f"Call again with pr={other!r}, or use a thread of {ref}.",
+            details={"field": "thread_id", "value": thread_id, "belongs_to": other, "pr": str(ref)},
+            repair=tool_repair(NAME, {"pr": other, "thread_id": thread_id}, "Resolve it on its own PR."))
+    pending = (((data.get("repository") or {}).get("pullRequest") or {}).get("reviews") or {}).get("nodes") or []
+    last = ((node.get("comments") or {}).get("nodes") or [None])[-1]
+    return ThreadState(node["id"], bool(node["isResolved"]), bool(node.get("viewerCanResolve")),
+                       bool(node.get("viewerCanReply")), last, (data.get("viewer") or {}).get("login", ""),
+                       bool(pending))
+
+
+def _scan_for_comment(ctx: Context, ref: PRRef, comment_id: str) -> ThreadState:
+    numeric = comment_id.isdigit()
+    after = None
+    while True:
+        data = ctx.gh.graphql(load_query("thread_scan"), {"owner": ref.owner, "repo": ref.repo,
+                                                          "number": ref.number, "after": after}, hostname=ref.host)
+        pr = (data.get("repository") or {}).get("pullRequest")
+        if not pr:
+            raise pr_not_found(ref)
+        for thread in pr["reviewThreads"]["nodes"]:
+            comments = thread["comments"]["nodes"]
+            if any((c.get("fullDatabaseId") == comment_id) if numeric else (c["id"] == comment_id)
+                   for c in comments):
+                pending = pr["reviews"]["nodes"]
+                return ThreadState(thread["id"], bool(thread["isResolved"]), bool(thread.get("viewerCanResolve")),
+                                   bool(thread.get("viewerCanReply")), comments[-1] if comments else None,
+                                   (data.get("viewer") or {}).get("login", ""), bool(pending))
+        info = pr["reviewThreads"]["pageInfo"]
+        if not info["hasNextPage"]:
+            raise _thread_not_found(ref, "comment_id", comment_id)
+        after = info["endCursor"]
+
+
+def _same_text(a: str, b: str) -> bool:
+    return re.sub(r"\s+", " ", a).strip() == re.sub(r"\s+", " ", b).strip()
+
+
+def handle(ctx: Context, params: ResolveReviewThreadInput) -> ResolveReviewThreadOutput:
+    ref = ctx.pr(params.pr)
+    use_thread = params.thread_id and (params.prefer == "thread" or not params.comment_id)
+    if use_thread:
+        assert params.thread_id
+        state = _lookup_thread(ctx, ref, params.thread_id)
+    else:
+        assert params.comment_id
+        state = _scan_for_comment(ctx, ref, params.comment_id)
+    if state.is_resolved:
+        note = " The reply was not posted." if params.reply else ""
+        return ResolveReviewThreadOutput(ok=True, pr=str(ref), thread_id=state.id, alreadyResolved=True,
+                                         replied=False, message=f"Thread was already resolved.{note}")
+    if not state.can_resolve:
+        raise PrAgentError(
+            "forbidden", f"Your gh login ({state.viewer or 'unknown'}) may not resolve threads on {ref}.",
+            suggestion="Only the PR author and people with write access can resolve threads; reply instead "
+            "and ask a maintainer to resolve it.",
+            details={"thread_id": state.id, "viewer": state.viewer, "pr": str(ref)})
+    reply_info = None
+    replied = False
+    message = "Thread resolved."
+    if params.reply:
+        last = state.last_comment or {}
+        already = ((last.get("author") or {}).get("login") == state.viewer
+                   and _same_text(last.get("body") or "", params.reply))
+        if already:
+            message = "Your identical reply was already the last comment; not posted again. Thread resolved."
+        else:
+            if state.has_pending_review:
+                raise PrAgentError(
+                    "pending_review_blocks_reply",
+                    f"You have a pending (unsubmitted) review on {ref}; a reply now would be hidden inside it.",
+                    suggestion="Submit or discard your pending review on GitHub first (nothing was posted or "
+                    "resolved), or call again without reply.",
+                    details={"pr": str(ref), "thread_id": state.id},
+                    repair={"command": f"gh pr view {ref.number} --repo {ref.full_name} --web"})
+            if not state.can_reply:
+                raise PrAgentError("forbidden", f"Your gh login may not reply in thread {state.id}.",
+                                   suggestion="Resolve without reply, or ask a maintainer.",
+                                   details={"thread_id": state.id, "pr": str(ref)})
+            data = ctx.gh.graphql(load_query("reply_to_thread"), {"thread": state.id, "body": params.reply},
+                                  mutation=True, hostname=ref.host)
+            comment = (data.get("addPullRequestReviewThreadReply") or {}).get("comment") or {}
+            reply_info = ReplyInfo(comment_id=int(comment.get("fullDatabaseId") or 0),
+                                   node_id=comment.get("id", ""), url=comment.get("url", ""))
+            replied = True
+            message = "Reply posted and thread resolved."
+    try:
+        data = ctx.gh.graphql(load_query("resolve_thread"), {"thread": state.id}, mutation=True, hostname=ref.host)
+    except PrAgentError as err:
+        if replied:
+            err.details["reply_posted"] = True
+            err.message += " (The reply WAS posted; calling again with the same reply will not post it twice.)"
+        raise
+    thread = (data.get("resolveReviewThread") or {}).get("thread") or {}
+    return ResolveReviewThreadOutput(ok=bool(thread.get("isResolved")), pr=str(ref), thread_id=state.id,
+                                     alreadyResolved=False, replied=replied, reply_comment=reply_info,
+                                     message=message)
+
+
+def render(out: dict[str, Any]) -> str:
+    status = "already resolved" if out["alreadyResolved"] else ("resolved" if out["ok"] else "NOT resolved")
+    lines = [f"{out['pr']}: thread {out['thread_id']} {status}. {out['message']}"]
+    if out.get("reply_comment"):
+        lines.append(f"reply: {out['reply_comment']['url']}")
+    return "\n".join(lines) + "\n"
+
+
+TOOL = register(Tool(
+    name=NAME,
+    title="Resolve a review thread",
+    description=(
+        "Resolve one review thread of a pull request, optionally posting a reply first. Call it ONLY after "
+        "you have changed the code to address every concern in the thread and verified the fix. Identify the "
+        "thread by thread_id (from find_unresolved_comments) or by any of its comments' ids. Safe to retry: "
+        "an already-resolved thread reports alreadyResolved=true, and an identical reply is never posted "
+        "twice. Refuses to reply while you have a pending review (the reply would be hidden in it)."
+    ),
+    input_model=ResolveReviewThreadInput,
+    output_model=ResolveReviewThreadOutput,
+    annotations=Annotations(read_only=False, destructive=False, idempotent=True),
+    handler=handle,
+    cli_name="resolve",
+    cli_help="Resolve a review thread (optionally replying first).",
+    cli_options={"thread_id": "--thread", "comment_id": "--comment"},
+    render=render,
+))
