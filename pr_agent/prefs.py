@@ -60,7 +60,7 @@ def validate_value(key: str, value: Any) -> Any:
     tool, name, _ = keys[key]
     annotation = tool.input_model.model_fields[name].annotation
     try:
-        checked = TypeAdapter(annotation).validate_python(value, strict=isinstance(value, bool))
+        checked = TypeAdapter(annotation).validate_python(value, strict=True)
     except ValidationError as exc:
         reason = exc.errors(include_url=False)[0].get("msg", "invalid")
         raise PrAgentError("invalid_preference", f"{value!r} is not a valid value for {key}: {reason}.",

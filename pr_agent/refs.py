@@ -87,6 +87,7 @@ def invalid_ref(text: str, reason: str) -> PrAgentError:
         f"{text!r} is not a pull request reference: {reason}.",
         suggestion="Use one of: " + "; ".join(ACCEPTED_FORMS) + ".",
         details={"field": "pr", "value": text[:200], "reason": reason, "accepted_forms": ACCEPTED_FORMS},
+        repair=command_repair("gh pr list"),
     )
 
 
@@ -132,7 +133,7 @@ def parse_ref(text: str) -> ParsedRef:
         if not m:
             raise invalid_ref(raw, "the URL is not a pull request URL (…/owner/repo/pull/123)")
         comment = re.fullmatch(r"(?:discussion_)?r([0-9]{1,20})", parts.fragment or "")
-        return ParsedRef(_number(raw, m["number"]), m["owner"], m["repo"], _clean_host(parts.hostname),
+        return ParsedRef(_number(raw, m["number"]), m["owner"], m["repo"], _clean_host(parts.netloc.rpartition("@")[2]),
                          int(comment[1]) if comment else None)
     raise invalid_ref(raw, "it matches none of the accepted forms")
 

@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from pr_agent.context import Context
-from pr_agent.errors import EXIT_OK, PrAgentError
+from pr_agent.errors import EXIT_OK, PrAgentError, tool_repair
 
 STORED = "x-stored-preference"
 BUILTIN = "x-builtin-default"
@@ -146,7 +146,7 @@ def by_cli_name(name: str) -> Tool:
     raise KeyError(name)
 
 
-def validation_error(tool: Tool, exc: ValidationError) -> PrAgentError:
+def validation_error(tool: Tool, exc: ValidationError, arguments: dict[str, Any] | None = None) -> PrAgentError:
     problems = []
     for err in exc.errors(include_url=False):
         loc = ".".join(str(p) for p in err.get("loc", ())) or "(arguments)"
@@ -155,6 +155,11 @@ def validation_error(tool: Tool, exc: ValidationError) -> PrAgentError:
         problems.append({"field": loc, "reason": reason, "value": _short(err.get("input"))})
     first = problems[0] if problems else {"field": "(arguments)", "reason": "invalid"}
     allowed = sorted(tool.input_model.model_fields)
+    unknown = [p["field"] for p in problems if p["reason"] == "unknown argument"]
+    repair = None
+    if unknown and arguments is not None and len(unknown) == len(problems):
+        cleaned = {k: v for k, v in arguments.items() if k in allowed}
+        repair = tool_repair(tool.name, cleaned, "Call again without: " + ", ".join(unknown) + ".")
     return PrAgentError(
         "invalid_arguments",
         f"Invalid arguments for {tool.name}: {first['field']}: {first['reason']}.",
@@ -162,6 +167,7 @@ def validation_error(tool: Tool, exc: ValidationError) -> PrAgentError:
         "(see its inputSchema).",
         details={"field": first["field"], "reason": first["reason"], "problems": problems,
                  "allowed_arguments": allowed},
+        repair=repair,
     )
 
 
@@ -184,7 +190,7 @@ def run_tool(tool: Tool, ctx: Context, arguments: dict[str, Any] | None) -> dict
         try:
             params = tool.input_model.model_validate(arguments or {})
         except ValidationError as exc:
-            raise validation_error(tool, exc) from None
+            raise validation_error(tool, exc, arguments) from None
         from pr_agent.prefs import Preferences
 
         params = Preferences.load(ctx.env).apply(tool, params)
