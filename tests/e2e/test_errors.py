@@ -1,0 +1,99 @@
+"""Environment and API failures: each a typed error with its exit code (CLI) and envelope (MCP)."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from tests.e2e.test_mcp import mcp_session
+from tests.e2e.worlds import feedback_world
+
+
+def envelope(proc: Any) -> dict[str, Any]:
+    return orjson.loads(proc.stdout)["error"]
+
+
+def test_not_logged_in(agent) -> None:
+    a = agent(feedback_world())
+    env = a.env()
+    for name in ("GH_TOKEN", "GH_HOST", "GITHUB_TOKEN"):
+        env.pop(name, None)
+    proc = a.cli("comments", "acme/widgets#7", "--json", env=env)
+    assert proc.returncode == 4, proc.stderr
+    err = envelope(proc)
+    assert err["code"] == "gh_not_authenticated" and err["repair"] == {"command": "gh auth login"}
+    assert "gh auth login" in proc.stderr
+
+
+def test_rejected_token(agent) -> None:
+    a = agent(feedback_world())
+    proc = a.cli("comments", "acme/widgets#7", env=a.env(GH_TOKEN="bad-token"))
+    assert proc.returncode == 4 and "auth_failed" in proc.stderr
+
+
+def test_gh_missing_and_too_old(agent, tmp_path: Path) -> None:
+    a = agent(feedback_world())
+    missing = a.cli("comments", "acme/widgets#7", "--json", env=a.env(GH_PR_AGENT_GH="", PATH="/nonexistent"))
+    assert missing.returncode == 1 and envelope(missing)["code"] == "gh_not_found"
+    old = tmp_path / "old" / "gh"
+    old.parent.mkdir()
+    old.write_text("#!/bin/sh\necho 'gh version 2.0.0 (2021-08-23)'\n", encoding="utf-8")
+    old.chmod(old.stat().st_mode | stat.S_IEXEC)
+    too_old = a.cli("comments", "acme/widgets#7", "--json", env=a.env(GH_PR_AGENT_GH=str(old)))
+    assert too_old.returncode == 1 and envelope(too_old)["code"] == "gh_too_old"
+
+    async def body(c: Any) -> Any:
+        return await c.call_tool("find_unresolved_comments", {"pr": "acme/widgets#7"})
+
+    result = mcp_session(a, body, env=a.env(GH_PR_AGENT_GH=str(old)))
+    assert result.is_error and result.structured_content["error"]["code"] == "gh_too_old"
+
+
+def test_pr_and_repo_not_found(agent) -> None:
+    a = agent(feedback_world())
+    proc = a.cli("comments", "acme/widgets#404", "--json")
+    assert proc.returncode == 1 and envelope(proc)["code"] == "pr_not_found"
+    proc = a.cli("comments", "acme/nope#1", "--json")
+    assert proc.returncode == 1 and envelope(proc)["code"] == "pr_not_found"
+    proc = a.cli("comments", "what?")
+    assert proc.returncode == 2 and "invalid_pr_reference" in proc.stderr
+
+
+def test_rate_limits(agent) -> None:
+    from tests.fakehub import Fault
+
+    a = agent(feedback_world())
+    a.hub.add_fault(Fault(match="graphql", kind="primary_rate_limit", times=5))
+    proc = a.cli("comments", "acme/widgets#7", "--json")
+    err = envelope(proc)
+    assert proc.returncode == 1 and err["code"] == "rate_limited" and err["temporary"] is True
+    assert err["retry_after_ms"] and err["retry_after_ms"] > 0
+
+    b = agent(feedback_world())
+    b.hub.add_fault(Fault(match="graphql", kind="graphql_rate_limited", times=5))
+    err = envelope(b.cli("comments", "acme/widgets#7", "--json"))
+    assert err["code"] == "rate_limited" and err["retry_after_ms"] is not None
+
+
+def test_transient_failures_are_retried_for_reads(agent) -> None:
+    from tests.fakehub import Fault
+
+    a = agent(feedback_world())
+    a.hub.add_fault(Fault(match="graphql", status=500, times=1))
+    a.hub.add_fault(Fault(match="graphql", kind="secondary_rate_limit", headers={"retry-after": "1"}, times=1))
+    out = a.json("comments", "acme/widgets#7")
+    assert out["total_unresolved"] == 9
+    assert a.hub.request_count == 3  # two failures, then the answer
+
+
+def test_not_in_a_clone_and_no_repo(agent) -> None:
+    a = agent(feedback_world())
+    proc = a.cli("comments", "7", "--json")
+    assert proc.returncode == 2 and envelope(proc)["code"] == "repository_not_determined"
+    ok = a.json("comments", "7", "--repo", "acme/widgets")
+    assert ok["pr"] == "acme/widgets#7"
+    env = a.env(GH_REPO="acme/widgets")
+    assert a.cli("comments", "7", env=env).returncode == 0

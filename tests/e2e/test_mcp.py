@@ -1,0 +1,87 @@
+"""The MCP face: the SDK's own client over stdio against `python -m pr_agent mcp`, real gh, fakehub."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import anyio
+import jsonschema
+from mcp import Client, StdioServerParameters
+
+from tests.e2e.worlds import big_world, feedback_world
+
+
+def mcp_session(agent: Any, body: Any, env: dict[str, str] | None = None) -> Any:
+    params = StdioServerParameters(command=sys.executable, args=["-m", "pr_agent", "mcp"], env=env or agent.env())
+
+    async def main() -> Any:
+        async with Client(params, mode="legacy") as client:
+            return await body(client)
+
+    return anyio.run(main)
+
+
+def test_tools_calls_and_errors_over_stdio(agent) -> None:
+    a = agent(feedback_world())
+
+    async def body(c: Any) -> dict[str, Any]:
+        tools = {t.name: t for t in (await c.list_tools()).tools}
+        out: dict[str, Any] = {"tools": tools, "instructions": c.instructions}
+        out["comments"] = await c.call_tool("find_unresolved_comments", {"pr": "acme/widgets#7"})
+        out["resolve"] = await c.call_tool("resolve_review_thread", {"pr": "acme/widgets#7",
+                                                                      "thread_id": "PRRT_human"})
+        out["unknown_arg"] = await c.call_tool("find_unresolved_comments", {"pr": "acme/widgets#7", "verbose": True})
+        out["bad_ref"] = await c.call_tool("find_unresolved_comments", {"pr": "widgets seven"})
+        out["missing"] = await c.call_tool("find_unresolved_comments", {"pr": "acme/widgets#404"})
+        out["resource"] = await c.read_resource("pr-agent://capabilities")
+        return out
+
+    got = mcp_session(a, body)
+    tools = got["tools"]
+    assert set(tools) == {"find_unresolved_comments", "resolve_review_thread"}
+    for tool in tools.values():
+        assert tool.input_schema["additionalProperties"] is False
+        assert tool.output_schema and tool.title and tool.annotations
+    assert tools["find_unresolved_comments"].annotations.read_only_hint is True
+    assert tools["resolve_review_thread"].annotations.read_only_hint is False
+    assert "untrusted" in got["instructions"]
+    for name, tool_name in (("comments", "find_unresolved_comments"), ("resolve", "resolve_review_thread")):
+        result = got[name]
+        assert result.is_error is False
+        jsonschema.validate(result.structured_content, tools[tool_name].output_schema)
+    assert got["comments"].structured_content["total_unresolved"] == 9
+    assert got["resolve"].structured_content["ok"] is True
+
+    unknown = got["unknown_arg"]
+    assert unknown.is_error and unknown.structured_content["error"]["code"] == "invalid_arguments"
+    assert unknown.structured_content["error"]["repair"] == {
+        "tool": "find_unresolved_comments", "arguments": {"pr": "acme/widgets#7"},
+        "next_step": "Call again without: verbose."}
+    bad = got["bad_ref"].structured_content["error"]
+    assert got["bad_ref"].is_error and bad["code"] == "invalid_pr_reference" and bad["repair"]["command"]
+    missing = got["missing"].structured_content["error"]
+    assert missing["code"] == "pr_not_found" and missing["category"] == "api"
+    assert missing["repair"] == {"command": "gh pr list --repo acme/widgets"}
+    for key in ("unknown_arg", "bad_ref", "missing"):
+        assert got[key].content[0].text.startswith("error [")
+    assert '"does_not"' in got["resource"].contents[0].text
+
+
+def test_mcp_pagination_returns_every_item_once(agent) -> None:
+    a = agent(big_world())
+
+    async def body(c: Any) -> list[str]:
+        seen: list[str] = []
+        args: dict[str, Any] = {"pr": "acme/widgets#9", "sort": "by_file"}
+        while True:
+            result = await c.call_tool("find_unresolved_comments", args)
+            assert not result.is_error, result.content
+            seen.extend(x["thread_id"] for x in result.structured_content["comments"])
+            cursor = result.structured_content.get("nextCursor")
+            if not cursor:
+                return seen
+            args = {**args, "cursor": cursor}
+
+    seen = mcp_session(a, body)
+    assert len(seen) == len(set(seen)) == 135
