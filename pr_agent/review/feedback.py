@@ -141,7 +141,8 @@ def build_items(fb: Feedback, ref: PRRef, *, full: bool) -> tuple[list[dict[str,
             items.append(item)
     superseded = _superseded(fb.reviews)
     for review in fb.reviews:
-        if review.get("state") in ("PENDING", "DISMISSED") or review["id"] in superseded:
+        # an approval is not open feedback; a pending review is the viewer's own unsent draft
+        if review.get("state") in ("PENDING", "DISMISSED", "APPROVED") or review["id"] in superseded:
             continue
         if not (review.get("body") or "").strip():
             continue

@@ -9,8 +9,8 @@ Greptile, Cursor Bugbot), behind one interface.
 from __future__ import annotations
 
 from pr_agent.review.bots import (  # noqa: F401  (imported for their registration side effect)
-    codex,
     coderabbit,
+    codex,
     copilot,
     cursor,
     gemini,

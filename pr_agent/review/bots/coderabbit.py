@@ -20,12 +20,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from pr_agent.review.bots.coderabbit_items import LOCATOR, RawItem, build_finding, split_items
+from pr_agent.review.bots.locations import path_and_lines
 from pr_agent.review.bots.markup import (
     Node,
     clean_inline,
     count_of,
     parse_tree,
-    path_and_lines,
     unquote_alert_blocks,
     words_of,
 )
@@ -63,6 +63,7 @@ _SKIP_PREFIXES = (
 )
 _BOLD_LINE = re.compile(r"^\*\*(.{3,200}?)\*\*\s*$")
 _V3_CODE = re.compile(r"<code>([^<>]{1,500})</code>\s*$")
+_PATH_WITH_RANGE = re.compile(r"^(\S{1,500}\.[A-Za-z0-9]{1,10})-\d{1,7}-\d{1,7}$")
 _V3_EM = re.compile(r"<em>([^<>]{1,80})</em>")
 
 
@@ -134,7 +135,7 @@ class CodeRabbitParser(BotParser):
         label = clean_inline(node.summary)
         default_sev = _TIER_SEVERITY.get(words)
         found: list[Finding] = []
-        items, lead = split_items([p for p in node.parts if isinstance(p, str)])
+        items, _lead = split_items([p for p in node.parts if isinstance(p, str)])
         if items:  # locators directly under the tier (no per-file blocks)
             notes.append(f"CodeRabbit section '{label}': {len(items)} item(s) without a file block")
             found.extend(build_finding(r, path=None, category=category,
@@ -179,7 +180,8 @@ def _walk(root: Node) -> Iterator[str | Node]:
 def _file_path(summary: str) -> str | None:
     text = clean_inline(summary)
     text = re.sub(r"\s*\(\d{1,6}\)\s*$", "", text).strip().strip("`").strip()
-    return text or None
+    ranged = _PATH_WITH_RANGE.match(text)  # "src/file.ts-10-12 (1)" in some Minor/Nitpick tiers
+    return (ranged.group(1) if ranged else text) or None
 
 
 def _v3_item(node: Node, category: str) -> list[Finding]:

@@ -106,10 +106,9 @@ def parse_header(line: str) -> Header | None:
         m = _FIELD.match(part)
         if not m:
             return None
-        raw = " ".join(m.group(1).strip(" _*").split())
+        raw = " ".join(html.unescape(m.group(1)).strip(" _*").split())
         words = words_of(raw)
-        if words in SEVERITY_WORDS or normalize_severity(raw) in ("critical", "major", "minor",
-                                                                  "trivial") and _has_dot(raw):
+        if words in SEVERITY_WORDS or (_has_dot(raw) and normalize_severity(raw) is not None):
             head.severity = head.severity or raw
             recognised = True
         elif words in EFFORT_WORDS:

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import re
 
+from pr_agent.review.bots.locations import github_link_location
 from pr_agent.review.bots.markup import (
     FenceTracker,
-    github_link_location,
     parse_tree,
     split_fences,
     tidy_block,
@@ -32,7 +32,6 @@ _TITLE = re.compile(
     r"^\s{0,3}\*\*(?:<sub>){0,3}" + _BADGE_IMG + r"(?:</sub>){0,3}\s*(.{0,400}?)\*\*\s*(.*)$"
     r"|^\s{0,3}\*\*" + _BADGE_IMG + r"\*\*\s*(.{1,400})$"
 )
-_LINK_ONLY = re.compile(r"^\s{0,3}<?https?://\S{1,1000}/blob/\S{1,1000}>?\s*$")
 _STOP = re.compile(r"^\s*(?:useful\? react with|-{3,}\s*$|#{1,6}\s)", re.IGNORECASE)
 
 
@@ -62,7 +61,7 @@ class CodexParser(BotParser):
                                   "lines": [extra] if extra.strip() else [], "open": True})
                     last_link, since_link = None, 99
                     continue
-                if _LINK_ONLY.match(line):
+                if _is_link_only(line):
                     last_link, since_link = line.strip().strip("<>"), 0
                     if items:
                         items[-1]["open"] = False
@@ -75,6 +74,11 @@ class CodexParser(BotParser):
             if items and items[-1]["open"]:
                 items[-1]["lines"].append(line)
         return [_finding(it) for it in items]
+
+
+def _is_link_only(line: str) -> bool:
+    s = line.strip().strip("<>")
+    return s.startswith(("https://", "http://")) and "/blob/" in s and not any(c.isspace() for c in s)
 
 
 def _finding(item: dict) -> Finding:

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import re
 
+from pr_agent.review.bots.locations import path_and_lines
 from pr_agent.review.bots.markup import (
     FenceTracker,
     Node,
     clean_inline,
     count_of,
+    first_sentence,
     parse_tree,
-    path_and_lines,
     split_fences,
     strip_tags,
     tidy_block,
@@ -109,7 +110,7 @@ def _suppressed_items(text: str) -> list[Finding]:
     out = []
     for path, start, end, lines in items:
         body, suggestion = _body_and_suggestion(lines)
-        title = _NITPICK_TAG.sub("", _first_prose(body))
+        title = first_sentence(_NITPICK_TAG.sub("", _first_prose(body)))
         out.append(make_finding(
             "copilot", title=title, body=body, file_path=path, start_line=start, end_line=end,
             severity="low confidence", severity_level="minor", category="nitpick",
@@ -135,7 +136,7 @@ def _first_prose(body: str) -> str:
     for line in body.split("\n"):
         s = clean_inline(line)
         if s and not s.startswith(("```", "~~~")):
-            return s if len(s) <= 200 else s[:200].rsplit(" ", 1)[0] + "…"
+            return s
     return ""
 
 
@@ -156,7 +157,7 @@ def _missed_item(node: Node) -> Finding | None:
     body, suggestion = _body_and_suggestion(rest)
     severity = alt.group(1).strip() if alt else None
     return make_finding(
-        "copilot", title=title or _first_prose(body), body=body, file_path=path, start_line=start,
+        "copilot", title=title or first_sentence(body), body=body, file_path=path, start_line=start,
         end_line=end, severity=severity, category="actionable", suggestion=suggestion,
     )
 

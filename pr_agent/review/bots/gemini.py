@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import re
 
+from pr_agent.review.bots.locations import github_link_location, path_and_lines
 from pr_agent.review.bots.markup import (
     FenceTracker,
     clean_inline,
     first_sentence,
-    github_link_location,
-    path_and_lines,
     remove_html_comments,
     split_fences,
     tidy_block,

@@ -12,14 +12,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 MAX_DEPTH = 48  # <details> nesting kept as structure; deeper levels become text
-_ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"), None)
+_ZERO_WIDTH = ("\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\x00")
 
 
 def normalize_text(text: str) -> str:
     """CRLF/CR to LF, zero-width characters and NULs removed."""
     if not isinstance(text, str):
         return ""
-    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "").translate(_ZERO_WIDTH)
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    for ch in _ZERO_WIDTH:
+        if ch in text:
+            text = text.replace(ch, "")
+    return text
 
 
 # --- blockquote alerts ----------------------------------------------------------------------------
@@ -86,6 +91,8 @@ class FenceTracker:
 
     def feed(self, line: str) -> str:
         """Returns "open", "close", "in" (fence content) or "out" (ordinary line)."""
+        if "``" not in line and "~~" not in line:  # fast path: cannot be a fence line
+            return "in" if self.length else "out"
         if self.length:
             m = _FENCE_CLOSE.match(line)
             if m and m.group(1)[0] == self.char and len(m.group(1)) >= self.length:
@@ -133,8 +140,8 @@ def strip_outer_fence(text: str) -> str:
     """The content of the first fenced block, or the text itself when there is none."""
     fs = fences(text)
     if fs:
-        return fs[0].text.strip("\n")
-    return text.strip()
+        return dedent_block(fs[0].text).strip("\n")
+    return dedent_block(text).strip()
 
 
 # --- <details> tree -------------------------------------------------------------------------------
@@ -205,7 +212,7 @@ def parse_tree(text: str, max_depth: int = MAX_DEPTH) -> Node:
             cur._buf.append(s)
 
     for line in text.split("\n"):
-        if tracker.feed(line) != "out":  # fence opener, content or closer: plain text
+        if tracker.feed(line) != "out" or "<" not in line:  # fence line or no tag: plain text
             emit(line + "\n")
             continue
         pos = 0
@@ -356,56 +363,3 @@ def first_sentence(text: str, limit: int = 160) -> str:
             s = s[:limit].rsplit(" ", 1)[0] + "…"
         return s.strip()
     return ""
-
-
-_RANGE = re.compile(r"[LR]?(\d{1,7})(?:\s*[-–:]\s*[LR]?(\d{1,7}))?", re.IGNORECASE)
-
-
-def parse_range(text: str | None) -> tuple[int | None, int | None]:
-    """"10-12", "10", "L10-L12", "R140-R167" → (start, end)."""
-    if not text:
-        return None, None
-    m = _RANGE.search(text)
-    if not m:
-        return None, None
-    start = int(m.group(1))
-    end = int(m.group(2)) if m.group(2) else start
-    return start, end
-
-
-_BLOB_LINK = re.compile(
-    r"https?://[^\s/()<>\"']{1,200}/[^\s/()<>\"']{1,100}/[^\s/()<>\"']{1,100}/blob/"
-    r"[^\s/()<>\"']{1,100}/([^\s#()<>\"'?]{1,500})(?:\?[^\s#()<>\"']{0,200})?(?:#L(\d{1,7})(?:-L(\d{1,7}))?)?"
-)
-_DIFF_LINK = re.compile(r"/files#diff-[0-9a-f]{8,64}([RL]\d{1,7}(?:-[RL]\d{1,7})?)?")
-
-
-def github_link_location(text: str) -> tuple[str | None, int | None, int | None]:
-    """(path, start, end) from the first GitHub blob link in ``text``; lines from a diff anchor."""
-    m = _BLOB_LINK.search(text)
-    if m:
-        from urllib.parse import unquote
-
-        path = unquote(m.group(1))
-        start = int(m.group(2)) if m.group(2) else None
-        end = int(m.group(3)) if m.group(3) else start
-        return path, start, end
-    d = _DIFF_LINK.search(text)
-    if d and d.group(1):
-        s, e = parse_range(d.group(1))
-        return None, s, e
-    return None, None, None
-
-
-_PATH_LINE = re.compile(r"^([^\s:`*<>|]{1,400}?\.?[^\s:`*<>|]{0,100}):(\d{1,7})(?:\s*-\s*(\d{1,7}))?$")
-
-
-def path_and_lines(text: str) -> tuple[str | None, int | None, int | None]:
-    """"path/file.py:12-14" (backticks/bold allowed) → (path, 12, 14)."""
-    s = clean_inline(text).strip().strip("`*").strip()
-    m = _PATH_LINE.match(s)
-    if not m:
-        return None, None, None
-    start = int(m.group(2))
-    end = int(m.group(3)) if m.group(3) else start
-    return m.group(1), start, end

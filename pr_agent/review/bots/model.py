@@ -104,7 +104,7 @@ def normalize_severity(raw: str | None) -> str | None:
         if emoji in text:
             return level
     words = re.sub(r"[^a-z0-9_ ]+", " ", text.lower())
-    words = " ".join(words.split())
+    words = " ".join(t for t in (w.strip("_") for w in words.split()) if t)
     if words in _LEVEL_WORDS:
         return _LEVEL_WORDS[words]
     tokens = words.split()
@@ -202,8 +202,13 @@ def make_finding(
     suggestion: str | None = None,
     ai_prompt: str | None = None,
     actionable: bool | None = None,
+    fingerprint_basis: tuple[str | None, str] | None = None,
 ) -> Finding:
-    """Build a :class:`Finding`, filling the derived fields (level, fingerprint, actionable)."""
+    """Build a :class:`Finding`, filling the derived fields (level, fingerprint, actionable).
+
+    ``fingerprint_basis`` — (path-like key, title-like key) — replaces path and title in the
+    fingerprint when a bot's titles are generic ("Possible Issue") or its path is only an anchor.
+    """
     start = _clean_int(start_line)
     end = _clean_int(end_line)
     if start is not None and end is None:
@@ -228,6 +233,7 @@ def make_finding(
         category=category,
         suggestion=suggestion if suggestion and suggestion.strip() else None,
         ai_prompt=ai_prompt.strip() if ai_prompt and ai_prompt.strip() else None,
-        fingerprint=make_fingerprint(bot, path, title_clean, body),
+        fingerprint=(make_fingerprint(bot, fingerprint_basis[0], fingerprint_basis[1], body)
+                     if fingerprint_basis else make_fingerprint(bot, path, title_clean, body)),
         actionable=bool(actionable),
     )

@@ -15,29 +15,25 @@ from __future__ import annotations
 
 import re
 
+from pr_agent.review.bots.locations import github_link_location
 from pr_agent.review.bots.markup import (
     Node,
     clean_inline,
     fences,
     first_sentence,
-    github_link_location,
     iter_nodes,
     parse_tree,
     tidy_block,
-    words_of,
 )
 from pr_agent.review.bots.model import Finding, make_finding
 from pr_agent.review.bots.registry import BotParser, register
 
 _LINK_TITLE = re.compile(
-    r"""<a\s+href=["']([^"'<>\s]{1,1000})["'][^<>]{0,100}>\s*(?:<strong>|\*\*)\s*([^<>*]{1,300}?)"""
-    r"""\s*(?:</strong>|\*\*)\s*</a>\s*(?:<br\s*/?>)?(.*)""",
+    r"""<a\s+href=["']([^"'<>\s]{1,1000})["'][^<>]{0,100}>[ \t]{0,20}(?:<strong>|\*\*)([^<>*]{1,300})"""
+    r"""(?:</strong>|\*\*)[ \t]{0,20}</a>[ \t]{0,20}(?:<br\s*/?>)?(.*)""",
     re.IGNORECASE | re.DOTALL,
 )
-_SECURITY = re.compile(
-    r"<strong>\s*Security concerns\s*</strong>(.{0,4000}?)</td>", re.IGNORECASE | re.DOTALL,
-)
-_SUGGESTED_AT = re.compile(r"\[([^\[\]\n]{1,400}?)\s*\[(\d{1,7})(?:-(\d{1,7}))?\]\]\(([^()\s]{1,1000})\)")
+_SUGGESTED_AT = re.compile(r"\[([^\[\]\n]{1,400})\[(\d{1,7})(?:-(\d{1,7}))?\]\]\(([^()\s]{1,1000})\)")
 _IMPORTANCE = re.compile(r"importance\s*\[1-10\]\s*:\s*(\d{1,2})", re.IGNORECASE)
 
 
@@ -64,17 +60,52 @@ class QodoParser(BotParser):
                 if "<strong>" in chunk.lower() and "<a" in chunk.lower():
                     for m in _LINK_TITLE.finditer(chunk):
                         findings.append(_focus(m.group(1), m.group(2), _cut_row(m.group(3))))
-        m = _SECURITY.search(text)
-        if m and "no security concerns" not in words_of(m.group(0)):
-            body = tidy_block(clean_inline(m.group(1).replace("<br>", "\n")))
+        row = _security_row(text)
+        if row is not None:
+            row = re.sub(r"^(?:\s*<br\s*/?>)+", "", row.strip(), flags=re.IGNORECASE)
+            label = _LABEL.match(row)
+            body = _text(row[label.end():] if label else row)
+            title = f"Security concern: {label.group(1)}" if label else "Security concern"
             if body:
                 findings.append(make_finding(
-                    "qodo", title="Security concerns: " + first_sentence(body, 120), body=body,
-                    severity="security concern", severity_level="major", category="general",
+                    "qodo", title=title, body=body, severity="security concern",
+                    severity_level="major", category="general",
                 ))
         if not findings and "recommended focus areas" in text.lower():
             notes.append("Qodo: 'Recommended focus areas for review' present but no focus area parsed")
         return findings
+
+
+_CODE_TAG = re.compile(r"<code>([^<>]{0,500})</code>", re.IGNORECASE)
+_DIFF_ANCHOR = re.compile(r"#(diff-[0-9a-f]{8,64})")
+_LABEL = re.compile(r"^\s*<strong>\s*([^<>]{1,200}?)\s*:?\s*</strong>\s*:?\s*(?:<br\s*/?>)?", re.IGNORECASE)
+
+
+def _text(html_text: str) -> str:
+    """Qodo HTML fragment → plain Markdown-ish text (``<code>`` kept as backticks)."""
+    t = _CODE_TAG.sub(lambda m: f"`{m.group(1)}`", html_text)
+    t = re.sub(r"<br\s*/?>", "\n", t, flags=re.IGNORECASE)
+    return tidy_block("\n".join(clean_inline(ln) for ln in t.split("\n")))
+
+
+def _basis(link: str, path: str | None, title: str, body: str) -> tuple[str | None, str]:
+    """Fingerprint basis: Qodo titles are generic labels, so the first sentence joins them."""
+    anchor = _DIFF_ANCHOR.search(link or "")
+    return (path or (anchor.group(1) if anchor else None), f"{title} {first_sentence(body)}")
+
+
+def _security_row(text: str) -> str | None:
+    """The content of a "Security concerns" row (not the "No security concerns" one), by find()."""
+    low = text.lower()
+    i = low.find("security concerns</strong>")
+    while i >= 0:
+        head = low[max(0, i - 60): i]
+        if "no security concerns" not in head + "security concerns":
+            start = i + len("security concerns</strong>")
+            end = low.find("</td>", start)
+            return text[start: end if end >= 0 else start + 4000]
+        i = low.find("security concerns</strong>", i + 1)
+    return None
 
 
 def _cut_row(text: str) -> str:
@@ -83,11 +114,11 @@ def _cut_row(text: str) -> str:
 
 def _focus(link: str, title: str, desc: str) -> Finding:
     path, start, end = github_link_location(link)
-    desc = re.sub(r"<br\s*/?>", "\n", desc, flags=re.IGNORECASE)
-    body = tidy_block("\n".join(clean_inline(ln) for ln in desc.split("\n")))
+    body = _text(desc)
+    title = clean_inline(title)
     return make_finding(
-        "qodo", title=clean_inline(title), body=body, file_path=path, start_line=start,
-        end_line=end, category="actionable",
+        "qodo", title=title, body=body, file_path=path, start_line=start,
+        end_line=end, category="actionable", fingerprint_basis=_basis(link, path, title, body),
     )
 
 
@@ -109,10 +140,10 @@ def _code_suggestion(node: Node) -> Finding:
     path = start = end = None
     if loc:
         path, start, end = github_link_location(loc.group(4))
-        path = path or clean_inline(loc.group(1))
+        path = path or clean_inline(loc.group(1)).strip() or None
         start, end = int(loc.group(2)), int(loc.group(3) or loc.group(2))
-    desc = text.lstrip().lstrip("_").split("[", 1)[0] if loc else text
-    body = tidy_block("\n".join(clean_inline(ln).replace("**", "") for ln in desc.split("\n")))
+    desc = text[: loc.start()] if loc else text
+    body = _text(desc.lstrip().lstrip("_")).replace("**", "").strip()
     importance = None
     for child in node.children():
         m = _IMPORTANCE.search(child.summary)
@@ -123,10 +154,12 @@ def _code_suggestion(node: Node) -> Finding:
     level = None
     if importance is not None:
         level = "major" if importance >= 9 else "minor" if importance >= 7 else "trivial"
+    title = clean_inline(node.summary)
     return make_finding(
-        "qodo", title=clean_inline(node.summary), body=body, file_path=path, start_line=start,
+        "qodo", title=title, body=body, file_path=path, start_line=start,
         end_line=end, severity=f"importance {importance}/10" if importance is not None else None,
         severity_level=level, category=category, suggestion=diff,
+        fingerprint_basis=_basis(loc.group(4) if loc else "", path, title, body),
     )
 
 

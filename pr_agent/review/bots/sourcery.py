@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import re
 
+from pr_agent.review.bots.locations import path_and_lines
 from pr_agent.review.bots.markup import (
     clean_inline,
     first_sentence,
     parse_tree,
-    path_and_lines,
     remove_html_comments,
     split_fences,
     strip_outer_fence,
@@ -30,7 +30,7 @@ from pr_agent.review.bots.model import Finding, make_finding
 from pr_agent.review.bots.registry import BotParser, register
 
 _COMMENT_HEAD = re.compile(r"^#{2,4}\s*Comment\s+(\d{1,4})\s*$", re.IGNORECASE)
-_LOC_OLD = re.compile(r"<location>\s*`?([^`<>\n]{1,500}?)`?\s*</location>", re.IGNORECASE)
+_LOC_OLD = re.compile(r"<location>([^<>\n]{1,500})</location>", re.IGNORECASE)
 _LOC_NEW = re.compile(
     r"""<location\s+path=["']([^"'<>\n]{1,500})["'](?:\s+line_range=["']([^"'<>\n]{0,40})["'])?\s*/?>""",
     re.IGNORECASE,
@@ -135,8 +135,9 @@ def _location(chunk: str) -> tuple[str | None, int | None, int | None]:
         return path, None, None
     m = _LOC_OLD.search(chunk)
     if m:
-        path, start, end = path_and_lines(m.group(1))
-        return (path, start, end) if path else (m.group(1).strip() or None, None, None)
+        raw = m.group(1).strip().strip("`").strip()
+        path, start, end = path_and_lines(raw)
+        return (path, start, end) if path else (raw or None, None, None)
     return None, None, None
 
 
