@@ -361,6 +361,9 @@ def _process_error(proc: subprocess.CompletedProcess[bytes], what: str) -> PrAge
             repair=command_repair("gh auth login"),
         )
     low = err.lower()
+    if "unexpected end of json input" in low or "invalid character" in low:
+        return PrAgentError("unexpected_response", f"GitHub's answer to {what} was cut off or is not JSON.",
+                            suggestion="Retry the call.", details={"gh_stderr": err[:500]})
     if any(s in low for s in ("connection refused", "dial tcp", "error connecting", "no such host",
                               "i/o timeout", "tls handshake", "connection reset", "eof")):
         return PrAgentError("network_error", f"gh could not reach GitHub for {what}.",

@@ -2,8 +2,9 @@
 
 Every value is quoted with :func:`shlex.quote`; untrusted text (comment bodies, paths) never
 appears in a command at all — only ids, numbers and the repository name, which are quoted anyway.
-The reply body is a placeholder the agent replaces; it is single-quoted so that pasting the
-command as-is posts exactly the placeholder and nothing is expanded.
+The reply body is a placeholder the agent replaces; it always sits inside single quotes, so any
+replacement text is posted literally (``$(…)``, backticks, ``"`` and newlines included) — only a
+single quote must be written as ``'\''``.
 """
 
 from __future__ import annotations
@@ -25,7 +26,12 @@ def _gh_api(ref: PRRef) -> list[str]:
 
 
 def _join(argv: list[str]) -> str:
-    return " ".join(shlex.quote(a) for a in argv)
+    return " ".join(_always_quoted(a) if REPLY_PLACEHOLDER in a else shlex.quote(a) for a in argv)
+
+
+def _always_quoted(arg: str) -> str:
+    """Single quotes even when not needed, so the placeholder can be replaced by any text in place."""
+    return "'" + arg.replace("'", "'\"'\"'") + "'"
 
 
 def review_reply_command(ref: PRRef, root_comment_id: int) -> str:

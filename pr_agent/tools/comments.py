@@ -76,7 +76,8 @@ class McpAction(OutputModel):
 
 
 class ActionCommands(OutputModel):
-    reply_command: str = Field(description=f"Shell command; replace {commands.REPLY_PLACEHOLDER} with your reply.")
+    reply_command: str = Field(description=f"Shell command; replace {commands.REPLY_PLACEHOLDER} with your reply. "
+                               "It sits inside single quotes: write a ' in your reply as '\\''.")
     resolve_command: str | None = Field(None, description="Shell command that resolves the thread (review "
                                         "comments only). Run it only after the fix is verified.")
     resolve_condition: str
