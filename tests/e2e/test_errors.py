@@ -97,3 +97,29 @@ def test_not_in_a_clone_and_no_repo(agent) -> None:
     assert ok["pr"] == "acme/widgets#7"
     env = a.env(GH_REPO="acme/widgets")
     assert a.cli("comments", "7", env=env).returncode == 0
+
+
+def test_hung_request_times_out(agent) -> None:
+    from tests.fakehub import Fault
+
+    a = agent(feedback_world())
+    a.hub.add_fault(Fault(match="graphql", kind="hang", delay_s=6, times=1))
+    proc = a.cli("comments", "acme/widgets#7", "--json", env=a.env(GH_PR_AGENT_TIMEOUT="2"))
+    err = envelope(proc)
+    assert proc.returncode == 1 and err["code"] == "timeout" and err["temporary"] is True
+
+
+def test_current_branch_pr_in_a_clone(agent, tmp_path: Path) -> None:
+    import subprocess
+
+    a = agent(feedback_world())
+    clone = tmp_path / "clone"
+    clone.mkdir()
+    for args in (["init", "-q", "-b", "feature-7"], ["remote", "add", "origin", "https://github.localhost/acme/widgets.git"]):
+        subprocess.run(["git", *args], cwd=clone, check=True)
+    out = a.json("comments", cwd=clone)
+    assert out["pr"] == "acme/widgets#7"
+    assert a.json("comments", "8", cwd=clone)["pr"] == "acme/widgets#8"
+    subprocess.run(["git", "checkout", "-q", "-b", "no-pr-here"], cwd=clone, check=True)
+    proc = a.cli("comments", "--json", cwd=clone)
+    assert proc.returncode == 1 and envelope(proc)["code"] == "no_pr_for_branch"

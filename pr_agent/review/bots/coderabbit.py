@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pr_agent.review.bots.coderabbit_items import LOCATOR, RawItem, build_finding, split_items
 from pr_agent.review.bots.locations import path_and_lines
 from pr_agent.review.bots.markup import (
+    FenceTracker,
     Node,
     clean_inline,
     count_of,
@@ -103,7 +104,11 @@ class CodeRabbitParser(BotParser):
     )
 
     def extract(self, text: str, notes: list[str]) -> list[Finding]:
-        root = parse_tree(unquote_alert_blocks(text))
+        text, repairs = neutralize_stray_fences(unquote_alert_blocks(text))
+        if repairs:
+            notes.append(f"CodeRabbit: {repairs} unterminated code fence(s) ran into the next file block; "
+                         "the stray fence line was ignored so the items after it are still read")
+        root = parse_tree(text)
         findings: list[Finding] = []
         bold_tier: _Tier | None = None
         bold_tiers: list[_Tier] = []
@@ -128,6 +133,7 @@ class CodeRabbitParser(BotParser):
                 _note_stray(node, notes)
         for tier in bold_tiers:
             _check_count(tier.label, tier.declared, tier.found, notes)
+        _note_requests_in_additional(findings, notes)
         return findings
 
     def _tier(self, node: Node, hit: tuple[str, str], notes: list[str]) -> list[Finding]:
@@ -204,6 +210,58 @@ def _v3_item(node: Node, category: str) -> list[Finding]:
         out.append(build_finding(raw, path=path, category=category, default_severity=severity,
                                  title_hint=title_hint))
     return out
+
+
+# CodeRabbit closes every file block with this exact line; it never occurs inside a fence it wrote.
+_BLOCK_END = "</blockquote></details>"
+_MAX_FENCE_REPAIRS = 20
+
+
+def neutralize_stray_fences(text: str) -> tuple[str, int]:
+    """Blank the opener of a code fence that swallows a ``</blockquote></details>`` line.
+
+    CodeRabbit sometimes emits a bare extra fence after a ````` ````diff ````` block (a real 2026
+    body does), which opens a fence that runs into the next file block and hides its item. The
+    opener is blanked (for parsing only) and the scan resumes after it; at most
+    ``_MAX_FENCE_REPAIRS`` repairs keep this linear.
+    """
+    if _BLOCK_END not in text:
+        return text, 0
+    lines = text.split("\n")
+    repairs = 0
+    i = 0
+    opener = -1
+    tracker = FenceTracker()
+    while i < len(lines):
+        state = tracker.feed(lines[i])
+        if state == "open":
+            opener = i
+        elif (state == "in" and repairs < _MAX_FENCE_REPAIRS and opener >= 0
+              and lines[i].strip() == _BLOCK_END):
+            lines[opener] = ""
+            repairs += 1
+            i, opener, tracker = opener + 1, -1, FenceTracker()
+            continue
+        i += 1
+    return ("\n".join(lines), repairs) if repairs else (text, 0)
+
+
+_REQUEST_START = re.compile(
+    r"^(?:remove|fix|add|replace|use|avoid|ensure|update|rename|delete|move|confirm|verify|consider|"
+    r"handle|guard|drop|pin|document)\b",
+    re.IGNORECASE,
+)
+
+
+def _note_requests_in_additional(findings: list[Finding], notes: list[str]) -> None:
+    """An "additional" (non-actionable) item that proposes a change is ambiguous: say so."""
+    for f in findings:
+        if f.category != "additional":
+            continue
+        if f.suggestion or _REQUEST_START.match(f.title.lstrip("`*_ ")):
+            where = f"{f.file_path}:{f.start_line}-{f.end_line}" if f.file_path else "(no file)"
+            notes.append(f"CodeRabbit additional comment '{f.title[:80]}' ({where}) reads like a request; "
+                         "kept as non-actionable as the bot filed it")
 
 
 def _note_stray(node: Node, notes: list[str]) -> None:

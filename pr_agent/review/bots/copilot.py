@@ -39,6 +39,9 @@ _SUPPRESSED_HEADING = re.compile(
 _HEADING = re.compile(r"^#{1,6}\s")
 _ALT = re.compile(r"""alt=["']([A-Za-z ]{1,30})["']""")
 _NITPICK_TAG = re.compile(r"^\[nitpick\]\s*", re.IGNORECASE)
+# Repositories' custom instructions often make Copilot lead with a priority: "P1: …", "P1 (xref): …".
+_PRIORITY_LEAD = re.compile(r"^(P[0-3])(?:[ \t]*\([^()\n]{1,40}\))?[ \t]*:[ \t]*")
+_PRIORITY_LEVEL = {"P0": "critical", "P1": "major", "P2": "minor", "P3": "trivial"}
 
 
 def _is_suppressed(summary: str) -> bool:
@@ -52,7 +55,7 @@ class CopilotParser(BotParser):
     markers = (
         "<!-- ccr-overview", "copilot reviewed ", "comments suppressed due to low confidence",
         "## copilot review overview", "add copilot custom instructions",
-        "copilot-code-review/",
+        "copilot-code-review/", "copilot was unable to run its full agentic suite",
     )
 
     def extract(self, text: str, notes: list[str]) -> list[Finding]:
@@ -110,10 +113,16 @@ def _suppressed_items(text: str) -> list[Finding]:
     out = []
     for path, start, end, lines in items:
         body, suggestion = _body_and_suggestion(lines)
-        title = first_sentence(_NITPICK_TAG.sub("", _first_prose(body)))
+        lead = _first_prose(body)
+        prio = _PRIORITY_LEAD.match(lead)
+        severity, level = "low confidence", "minor"
+        if prio:  # the bot stated a priority itself: keep it, still filed as low confidence
+            severity, level = f"{prio.group(1)} (low confidence)", _PRIORITY_LEVEL[prio.group(1)]
+            lead = lead[prio.end():]
+        title = first_sentence(_NITPICK_TAG.sub("", lead))
         out.append(make_finding(
             "copilot", title=title, body=body, file_path=path, start_line=start, end_line=end,
-            severity="low confidence", severity_level="minor", category="nitpick",
+            severity=severity, severity_level=level, category="nitpick",
             suggestion=suggestion,
         ))
     return out

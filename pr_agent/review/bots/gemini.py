@@ -25,18 +25,22 @@ from pr_agent.review.bots.model import Finding, make_finding
 from pr_agent.review.bots.registry import BotParser, register
 
 _BADGE = re.compile(
-    r"!\[(critical|high|medium|low)\]\(https?://www\.gstatic\.com/codereviewagent/[a-z-]{1,40}\.svg\)"
-    r"|<img\b[^<>]{0,300}codereviewagent/(critical|high|medium|low)[a-z-]{0,20}\.svg[^<>]{0,200}>",
+    r"!\[((?:security-)?(?:critical|high|medium|low))\]\(https?://www\.gstatic\.com/codereviewagent/[a-z-]{1,40}\.svg\)"
+    r"|<img\b[^<>]{0,300}codereviewagent/((?:security-)?(?:critical|high|medium|low))[a-z-]{0,20}\.svg[^<>]{0,200}>",
     re.IGNORECASE,
 )
 _LOC_LINE = re.compile(r"^\s{0,3}(?:#{1,6}\s+|[-*]\s+)?(\*\*|`)?([^\s`*]{1,400}:\d{1,7}(?:-\d{1,7})?)(?:\*\*|`)?\s*$")
+# "### docker-compose.yml (164-165)": the heading form of the "I am having trouble creating
+# individual review comments" fallback, where Gemini lists every finding in the body.
+_LOC_PAREN = re.compile(r"^\s{0,3}#{1,6}\s+`?([^\s`*()]{1,400}?)`?\s+\((\d{1,7})(?:\s*-\s*(\d{1,7}))?\)\s*$")
 _STOP = re.compile(r"^\s{0,3}(?:-{3,}|\*{3,}|#{1,6}\s)")
 
 
 class GeminiParser(BotParser):
     name = "gemini"
     logins = frozenset({"gemini-code-assist", "gemini-code-assist-bot"})
-    markers = ("gstatic.com/codereviewagent", "gemini-code-assist", "using gemini code assist")
+    markers = ("gstatic.com/codereviewagent", "gemini-code-assist", "using gemini code assist",
+               "i'm gemini code assist", "having trouble creating individual review comments")
 
     def extract(self, text: str, notes: list[str]) -> list[Finding]:
         lines = remove_html_comments(unquote_alert_blocks(text)).split("\n")
@@ -48,15 +52,16 @@ class GeminiParser(BotParser):
             state = tracker.feed(line)
             if state == "out":
                 loc = _LOC_LINE.match(line)
+                paren = None if loc else _LOC_PAREN.match(line)
                 badge = _BADGE.search(line)
-                if loc and not badge:
-                    pending = path_and_lines(loc.group(2))
+                if (loc or paren) and not badge:
+                    pending = path_and_lines(loc.group(2)) if loc else _paren_location(paren)
                     since_loc = 0
                     if items:
                         items[-1]["closed"] = True
                     continue
                 if badge:
-                    sev = (badge.group(1) or badge.group(2)).lower()
+                    sev = _severity(line)
                     where = pending if since_loc <= 3 else (None, None, None)
                     rest = _BADGE.sub("", line).strip()
                     items.append({"sev": sev, "loc": where, "lines": [rest] if rest else [],
@@ -70,6 +75,20 @@ class GeminiParser(BotParser):
             if items and not items[-1]["closed"]:
                 items[-1]["lines"].append(line)
         return [_finding(it) for it in items]
+
+
+def _paren_location(m: re.Match[str]) -> tuple[str | None, int | None, int | None]:
+    start = int(m.group(2))
+    return m.group(1), start, int(m.group(3)) if m.group(3) else start
+
+
+def _severity(line: str) -> str:
+    """The priority badge ("critical"); "critical (security)" when a security badge rides along."""
+    names = [(m.group(1) or m.group(2)).lower() for m in _BADGE.finditer(line)]
+    plain = [n for n in names if not n.startswith("security-")]
+    security = len(plain) != len(names)
+    prio = plain[0] if plain else names[0].removeprefix("security-")
+    return f"{prio} (security)" if security else prio
 
 
 def _finding(item: dict) -> Finding:

@@ -108,6 +108,8 @@ def normalize_severity(raw: str | None) -> str | None:
     if words in _LEVEL_WORDS:
         return _LEVEL_WORDS[words]
     tokens = words.split()
+    if "typo" in tokens:  # "issue (typo)": a typo is trivial whatever the bot files it under
+        return "trivial"
     # Two-word phrases first ("potential issue"), then single words in order.
     for i in range(len(tokens) - 1):
         pair = f"{tokens[i]} {tokens[i + 1]}"

@@ -1,0 +1,11 @@
+"""Test-output parsers: ``parse_log(lines) -> ParsedLog`` over any runner's CI output.
+
+Runners: pytest, unittest, jest, vitest, mocha, go (plain and -json), cargo, nextest, rspec, phpunit,
+dotnet, JUnit XML, Gradle and Maven. A job that failed for another reason (compile error, lint,
+dependency install, out of memory, timeout, cancellation) yields a ``NonTestFailure`` instead.
+"""
+
+from .engine import HINTS, parse_log
+from .models import NonTestFailure, ParsedLog, TestFailure
+
+__all__ = ["HINTS", "NonTestFailure", "ParsedLog", "TestFailure", "parse_log"]

@@ -1,0 +1,85 @@
+"""mocha (spec reporter): ``N passing`` / ``N failing``, then ``1) Suite\\n   test:`` entries."""
+
+from __future__ import annotations
+
+import re
+
+from .base import MAX_BLOCK_LINES, BaseParser, Draft, trim_message
+from .js_jest import message_until_code, pick_js_location
+
+_PASSING_RE = re.compile(r"(\d+) passing\b")
+_FAILING_RE = re.compile(r"(\d+) failing$")
+_ENTRY_RE = re.compile(r"(\s*)(\d+)\) (\S.*)$")
+
+
+class MochaParser(BaseParser):
+    runner = "mocha"
+
+    def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(ctx)
+        self.in_failures = False
+        self.title: list[str] | None = None
+        self.title_done = False
+        self.body: list[str] = []
+        self.expected = 0
+
+    def feed(self, line: str) -> None:
+        s = line.strip()
+        if self.in_failures:
+            if s.startswith(("##[", "npm ERR!", "npm error", "error Command failed")) or (
+                s.startswith("Error: Process completed")
+            ):
+                self._end()
+                return
+            m = _ENTRY_RE.match(line)
+            if m and (int(m.group(2)) == self.expected or (self.title is None and int(m.group(2)) >= 1)):
+                self._close()
+                self.expected = int(m.group(2)) + 1
+                self.title = [m.group(3).strip()]
+                self.title_done = self.title[0].endswith(":")
+                return
+            if self.title is None:
+                return
+            if not self.title_done:
+                if s:
+                    self.title.append(s)
+                    self.title_done = s.endswith(":")
+                return
+            if len(self.body) >= MAX_BLOCK_LINES:
+                self._end()
+                return
+            self.body.append(line)
+            return
+        if "passing" in s:
+            m = _PASSING_RE.match(s)
+            if m:
+                self.add_counts(passed=int(m.group(1)))
+            return
+        if s.endswith("failing"):
+            m = _FAILING_RE.match(s)
+            if m:
+                self.add_counts(failed=int(m.group(1)))
+                self.in_failures = True
+                self.expected = 1
+                self.capture()
+
+    def _close(self) -> None:
+        if self.title is None:
+            return
+        parts = [p.strip() for p in self.title]
+        parts[-1] = parts[-1].removesuffix(":")
+        name = " ".join(p for p in parts if p)
+        body = self.body
+        self.title, self.body, self.title_done = None, [], False
+        message = trim_message([s.strip() for s in message_until_code(body)]) or None
+        path, line = pick_js_location(body, None)
+        self.add(name, name, message=message, file_path=path, line=line)
+
+    def _end(self) -> None:
+        self._close()
+        self.in_failures = False
+        self.release()
+
+    def finish(self) -> list[Draft]:
+        self._end()
+        return super().finish()

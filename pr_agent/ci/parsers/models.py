@@ -1,0 +1,68 @@
+"""Result models of the log parsers."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from pydantic import BaseModel, Field
+
+Runner = Literal[
+    "pytest",
+    "unittest",
+    "jest",
+    "vitest",
+    "mocha",
+    "go",
+    "cargo",
+    "nextest",
+    "rspec",
+    "phpunit",
+    "dotnet",
+    "junit",
+    "gradle",
+    "maven",
+]
+RUNNERS: tuple[str, ...] = Runner.__args__  # type: ignore[attr-defined]
+Confidence = Literal["high", "medium", "low"]
+NonTestKind = Literal[
+    "compile_error", "lint", "dependency_install", "out_of_memory", "timeout", "cancelled", "unknown"
+]
+
+
+class TestFailure(BaseModel):
+    """One failed test, as the runner reported it."""
+
+    __test__: ClassVar[bool] = False  # not a pytest test class
+
+    check_name: str = ""
+    test_name: str = Field(description="The runner's own id: pytest node id, go TestName/sub, jest "
+                           "'Suite › test', cargo module::test, JUnit Class.method, …")
+    error_message: str = Field(description="The assertion or exception, trimmed; never empty.")
+    file_path: str | None = Field(default=None, description="Repository-relative when the log allows.")
+    line_number: int | None = None
+    runner: Runner
+    confidence: Confidence
+    suite: str | None = Field(
+        default=None,
+        description="Where the test lives when the runner says so apart from the name: go package, "
+        "jest/vitest file, cargo test target, nextest binary id, JUnit/surefire class file.",
+    )
+
+
+class NonTestFailure(BaseModel):
+    """Why a job failed when it was not (only) a failing test."""
+
+    kind: NonTestKind
+    summary: str
+    decisive_lines: list[str] = Field(default_factory=list, description="At most ~20 lines.")
+
+
+class ParsedLog(BaseModel):
+    failures: list[TestFailure] = Field(default_factory=list)
+    non_test_failure: NonTestFailure | None = None
+    runners_detected: list[str] = Field(default_factory=list)
+    passed_count: int | None = Field(default=None, description="From the runners' own summary lines.")
+    failed_count: int | None = Field(default=None, description="From the runners' own summary lines.")
+    exit_code: int | None = Field(default=None, description="From '##[error]Process completed with exit "
+                                  "code N.' when present.")
+    truncated: bool = Field(default=False, description="More failures than the parser keeps (2000).")

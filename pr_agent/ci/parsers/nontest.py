@@ -1,0 +1,234 @@
+"""Why a job failed when no test did: compile errors, lint, dependency installs, OOM, timeouts, cancels.
+
+Streaming: each prefiltered line is classified with cheap substring checks; only the first few matching
+lines per kind are kept. The ~40 lines before ``##[error]Process completed with exit code N`` are kept
+too: they are what a human reads first when nothing else is recognisable.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .base import Context
+from .models import NonTestFailure
+
+KIND_ORDER = ("timeout", "out_of_memory", "dependency_install", "compile_error", "lint", "cancelled")
+_SUMMARY = {
+    "timeout": "The job hit a time limit",
+    "out_of_memory": "The job ran out of memory",
+    "dependency_install": "Installing dependencies failed",
+    "compile_error": "Compilation failed",
+    "lint": "Lint or static checks failed",
+    "cancelled": "The job was cancelled",
+    "unknown": "The job failed without a recognisable test failure",
+}
+_MAX_HITS = 15
+_MAX_DECISIVE = 20
+
+_EXIT_RE = re.compile(r"Process completed with exit code (\d+)")
+_TSC_RE = re.compile(r"error TS\d+:")
+_ESLINT_RE = re.compile(r"\s+\d+:\d+\s+error\s+\S")
+_FOUND_RE = re.compile(r"Found \d+ errors?\b")
+_NPM_DEP_RE = re.compile(
+    r"code (?:E404|ERESOLVE|ETARGET|EINTEGRITY|ENOTFOUND|E403|EAI_AGAIN|ECONNRESET|ETIMEDOUT|EUSAGE|"
+    r"ENOVERSIONS)|notarget|404 Not Found|Could not resolve dependency|No matching version|"
+    r"package\.json and package-lock\.json|ERESOLVE"
+)
+_SNAPSHOT_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    # Lines that rarely carry a prefilter word; read only in the ~40 lines before the exit code.
+    ("dependency_install", re.compile(r".*(?:Could not resolve (?:all|dependencies)|Could not find gem|"
+                                      r"requirements could not be resolved)")),
+    ("out_of_memory", re.compile(r".*(?:Cannot allocate memory|[Oo]ut of memory)")),
+    ("compile_error", _GO_COMPILE_RE := re.compile(r"(?:\./)?[\w./\-]+\.go:\d+:\d+: \S")),
+    ("compile_error", re.compile(r"\s*--> [\w./\-]+\.rs:\d+:\d+")),
+    ("compile_error", re.compile(r"e: (?:file://)?[\w./\-]+\.kts?:\d+:\d+")),
+    ("lint", re.compile(r"(?:\./)?[\w./\-]+\.py:\d+:\d+: [A-Z]+\d+\b")),
+    ("lint", re.compile(r"\s*-->\s+[\w./\-]+\.py:\d+:\d+")),
+    ("lint", re.compile(r"would reformat |Oh no! .* would be reformatted|.*Code style issues found|"
+                        r"\d+ files? inspected, \d+ offenses? detected")),
+    (
+        "compile_error",
+        re.compile(r"[\w./\-]+\.(?:c|cc|cpp|cxx|h|hpp|m|swift|java|kt|scala):\d+(?::\d+)?: (?:fatal )?error"),
+    ),
+    ("lint", re.compile(r"[\w./\-]+\.(?:js|jsx|ts|tsx|go|rb|sh|ya?ml|md):\d+:\d+: \S")),
+    ("lint", re.compile(r"/?[\w./\-]+\.(?:js|jsx|ts|tsx|mjs|cjs|vue|svelte)$")),  # eslint file headers
+)
+_KILLED_RE = re.compile(r"(?:^|\s)Killed(?:\s|$)")
+
+
+def _any_of(*marks: str) -> re.Pattern[str]:
+    return re.compile("|".join(re.escape(m) for m in marks))
+
+
+_DEP_RE = _any_of(
+    "Could not find a version that satisfies",
+    "No matching distribution found",
+    "ResolutionImpossible",
+    "No solution found when resolving dependencies",
+    "SolverProblemError",
+    "failed to select a version",
+    "no matching package named",
+    "Could not resolve dependencies",
+    "Could not resolve all files for configuration",
+    "Could not resolve all dependencies",
+    "Your requirements could not be resolved",
+    "Bundler::GemNotFound",
+    "Could not find gem",
+    "ERR_PNPM_",
+    "error NU1101",
+    "error NU1102",
+    "Unable to find package",
+    "YN0001",
+    "YN0035",
+    "error Couldn't find package",
+    "verifying module:",
+)
+_COMPILE_RE = _any_of(
+    "error[E",
+    "error: could not compile",
+    "error: aborting due to",
+    "COMPILATION ERROR",
+    "Compilation failure",
+    "Compilation failed",
+    "[build failed]",
+    "[setup failed]",
+    "error: linking with",
+    "error CS",
+    "error FS",
+    "error BC",
+)
+_OOM_RE = _any_of(
+    "JavaScript heap out of memory",
+    "OutOfMemoryError",
+    "MemoryError",
+    "out of memory",
+    "Out of memory",
+    "Cannot allocate memory",
+    "memory allocation of",
+    "exit code 137",
+    "signal: killed",
+)
+
+
+def classify(s: str) -> str | None:
+    """The non-test failure kind a single line signals, if any (cheap substring gates first)."""
+    if "xceeded the maximum execution time" in s or "timed out after" in s:
+        return "timeout"
+    if "operation was canceled" in s or "received a shutdown signal" in s or "was cancelled by" in s:
+        return "cancelled"
+    if ("emory" in s or "137" in s or "illed" in s) and (
+        _OOM_RE.search(s) or ("Killed" in s and _KILLED_RE.search(s))
+    ):
+        return "out_of_memory"
+    error = "rror" in s or "ERR" in s
+    if (error or "Could" in s or "could not" in s or "No solution" in s or "YN0" in s) and _DEP_RE.search(s):
+        return "dependency_install"
+    if "FAIL" in s and (("> Task :" in s and ":compile" in s) or "[build failed]" in s or "[setup failed]" in s):
+        return "compile_error"
+    if error or "Compilation" in s:
+        if _COMPILE_RE.search(s) or _TSC_RE.search(s):
+            return "compile_error"
+        if ": error:" in s or ": fatal error:" in s:
+            return "lint" if ".py:" in s else "compile_error"
+        if _ESLINT_RE.match(s):
+            return "lint"
+        t = s.strip()
+        if t.startswith("Found ") and _FOUND_RE.match(t):
+            return "lint"
+    if "✖" in s and "problem" in s:
+        return "lint"
+    return None
+
+
+class NonTestDetector:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.hits: dict[str, list[tuple[int, str]]] = {k: [] for k in KIND_ORDER}
+        self.errors: list[str] = []
+        self.npm: list[tuple[int, str]] = []
+        self.npm_dep = False
+        self.exit_code: int | None = None
+        self.snapshot: list[tuple[int, str]] | None = None
+        self.step_start = 0  # line number after which the current step's own output starts
+
+    def _step_lines(self) -> list[tuple[int, str]]:
+        """(line number, line) of the ring lines in the current step (after its ``##[group]Run`` header)."""
+        ring = list(self.ctx.ring)
+        first = self.ctx.lineno - len(ring) + 1
+        skip = max(0, self.step_start - first + 1)
+        return [(first + i, line) for i, line in enumerate(ring) if i >= skip]
+
+    def feed(self, s: str) -> None:
+        if s.startswith("##[group]Run ") or (s.startswith("##[endgroup]") and self.step_start >= 0):
+            self.step_start = self.ctx.lineno
+            if s.startswith("##[endgroup]"):
+                self.step_start = -self.step_start  # only the endgroup right after a Run header counts
+            return
+        if self.step_start < 0:
+            self.step_start = -self.step_start
+        if "##[error]" in s or s.startswith(("::error", "Error: Process completed")):
+            if len(self.errors) < _MAX_HITS:
+                self.errors.append(s.strip())
+            m = _EXIT_RE.search(s)
+            if m:
+                code = int(m.group(1))
+                if self.exit_code is None or self.exit_code == 0:
+                    self.exit_code = code
+                if self.snapshot is None and code != 0:
+                    self.snapshot = self._step_lines()[-41:-1]
+        if "npm ERR!" in s or "npm error" in s:
+            if len(self.npm) < _MAX_HITS:
+                self.npm.append((self.ctx.lineno, s.strip()))
+            if not self.npm_dep and _NPM_DEP_RE.search(s):
+                self.npm_dep = True
+            return
+        kind = classify(s)
+        if kind is not None and len(self.hits[kind]) < _MAX_HITS:
+            self.hits[kind].append((self.ctx.lineno, s.strip()))
+            if kind == "compile_error" and ("[build failed]" in s or "[setup failed]" in s):
+                self._go_context()
+
+    def _go_context(self) -> None:
+        """``go test``/``go vet`` print the compiler errors just before ``FAIL pkg [build failed]``."""
+        rule = _GO_COMPILE_RE
+        hits = self.hits["compile_error"]
+        known = {n for n, _ in hits}
+        for n, line in self._step_lines()[-30:]:
+            if n not in known and rule.match(line.strip()) and len(hits) < _MAX_HITS:
+                hits.append((n, line.strip()))
+        hits.sort()
+
+    def finish(self, has_failures: bool) -> NonTestFailure | None:
+        if self.npm_dep:
+            self.hits["dependency_install"] = sorted(self.npm + self.hits["dependency_install"])
+        snapshot = self.snapshot if self.snapshot is not None else self._step_lines()[-40:]
+        kinds = ("timeout", "out_of_memory") if has_failures else KIND_ORDER
+        kind = next((k for k in kinds if self.hits[k]), None)
+        if kind is None and has_failures:
+            return None
+        if kind is None:
+            kind = next((k for k, rule in _SNAPSHOT_RULES if any(rule.match(t) for _, t in snapshot)), None)
+        if kind is None:
+            if self.exit_code in (None, 0) and not self.errors:
+                return None
+            kind = "unknown"
+            lines = [t.strip() for _, t in snapshot if t.strip() and not t.startswith("##[")][-_MAX_HITS:]
+            headline = lines[-1] if lines else ""
+        else:
+            hits = self.hits.get(kind, [])
+            rules = [rule for k, rule in _SNAPSHOT_RULES if k == kind]
+            merged = dict(hits)
+            for n, t in snapshot:
+                if t.strip() and any(r.match(t) for r in rules):
+                    merged.setdefault(n, t.strip())
+            lines = list(dict.fromkeys(t for _, t in sorted(merged.items())))[:_MAX_HITS]
+            headline = next((t for _, t in hits if "Process completed" not in t), lines[0] if lines else "")
+        for e in self.errors:
+            if e not in lines and len(lines) < _MAX_DECISIVE:
+                lines.append(e)
+        lines = lines[:_MAX_DECISIVE]
+        headline = (headline or next((t for t in lines if t), "")).replace("##[error]", "").strip()
+        summary = f"{_SUMMARY[kind]}: {headline}" if headline else _SUMMARY[kind]
+        if len(summary) > 300:
+            summary = summary[:299] + "…"
+        return NonTestFailure(kind=kind, summary=summary, decisive_lines=lines)  # type: ignore[arg-type]

@@ -1,0 +1,48 @@
+"""`gh extension install` of this checkout: the launcher bootstraps its private venv once, then runs."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import orjson
+
+from tests.e2e.conftest import ROOT
+from tests.e2e.worlds import feedback_world
+
+IGNORE = shutil.ignore_patterns(".git", ".venv", ".venv-*", "__pycache__", "*.egg-info", ".pytest_cache",
+                                ".ruff_cache", ".hypothesis", "bench")
+
+
+def test_install_as_gh_extension_and_run(make_hub, tmp_path: Path) -> None:
+    gh = shutil.which("gh") or str(Path(ROOT / ".venv" / "bin" / "gh"))
+    hub = make_hub(feedback_world())
+    checkout = tmp_path / "gh-pr-agent"
+    shutil.copytree(ROOT, checkout, ignore=IGNORE)
+    env = hub.child_env(XDG_DATA_HOME=str(tmp_path / "data"), GH_PR_AGENT_CONFIG_DIR=str(tmp_path / "cfg"))
+
+    # the first run installs from PyPI, so it must not go through fakehub's proxy
+    no_proxy = {k: v for k, v in env.items() if "proxy" not in k.lower()}
+
+    def gh_run(*args: str, cwd: Path = tmp_path, direct: bool = False) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([gh, *args], cwd=cwd, env=no_proxy if direct else env, capture_output=True,
+                              text=True, timeout=600, check=False)
+
+    install = gh_run("extension", "install", ".", cwd=checkout)
+    assert install.returncode == 0, install.stderr
+    assert "pr-agent" in gh_run("extension", "list").stdout
+
+    first = gh_run("pr-agent", "--help", direct=True)
+    assert first.returncode == 0, first.stderr
+    assert "setting up a private Python environment" in first.stderr
+    assert "comments" in first.stdout and "resolve" in first.stdout
+    assert (checkout / ".venv-ext" / ".deps-stamp").exists()
+
+    second = gh_run("pr-agent", "comments", "acme/widgets#7", "--json")
+    assert second.returncode == 0, second.stderr
+    assert "setting up" not in second.stderr
+    assert orjson.loads(second.stdout)["total_unresolved"] == 9
+
+    mcp_help = gh_run("pr-agent", "mcp", "--help")
+    assert mcp_help.returncode == 0 and "MCP" in mcp_help.stdout
