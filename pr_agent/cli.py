@@ -213,5 +213,14 @@ def config_unset(key: str) -> None:
     run_guarded(False, go)
 
 
+def _offline_commands() -> None:
+    from pr_agent.offline import parse_review
+
+    cli.add_command(parse_review)
+
+
+_offline_commands()
+
+
 def main() -> None:
     cli.main(prog_name="gh pr-agent")

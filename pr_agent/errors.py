@@ -59,6 +59,7 @@ CODES: dict[str, tuple[Category, bool, int]] = {
     "detached_head": ("logical", False, EXIT_FAILURE),
     "thread_not_in_pr": ("logical", False, EXIT_FAILURE),
     "pending_review_blocks_reply": ("logical", False, EXIT_FAILURE),
+    "reviewer_spoke_last": ("logical", False, EXIT_FAILURE),
     "internal_error": ("logical", False, EXIT_FAILURE),
 }
 

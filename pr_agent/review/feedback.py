@@ -12,6 +12,7 @@ from typing import Any
 from pr_agent.refs import PRRef
 from pr_agent.review import commands
 from pr_agent.review.authors import display_login, is_bot, normalize_login
+from pr_agent.review.bodies import BodyStats, body_items
 from pr_agent.review.fetch import Feedback
 from pr_agent.textsafe import one_line
 
@@ -63,7 +64,7 @@ def _conversation_actions(ref: PRRef, what: str) -> dict[str, Any]:
     }
 
 
-def thread_item(thread: dict[str, Any], ref: PRRef, full: bool) -> dict[str, Any] | None:
+def thread_item(thread: dict[str, Any], ref: PRRef, full: bool, viewer: str = "") -> dict[str, Any] | None:
     comments = [c for c in thread["comments"]["nodes"] if c.get("state") != "PENDING"]
     if not comments:
         return None  # only the viewer's own unsubmitted draft: nobody else can see it yet
@@ -92,6 +93,14 @@ def thread_item(thread: dict[str, Any], ref: PRRef, full: bool) -> dict[str, Any
             entry["html_url"] = reply.get("url")
             entry["reactions"] = reactions(reply)
         item["replies"].append(entry)
+    last = (rest or [root])[-1]
+    last_author = last.get("author") or {}
+    me = normalize_login(viewer)
+    item["last_author"] = display_login(last_author)
+    item["last_author_is_bot"] = is_bot(last_author.get("login"), last_author.get("__typename"))
+    item["viewer_replied"] = bool(me) and any(normalize_login(display_login(c.get("author"))) == me for c in rest)
+    item["source"] = "thread"
+    item["_uid"] = thread["id"]
     item["action_commands"] = {
         "reply_command": commands.review_reply_command(ref, item["id"]),
         "resolve_command": commands.resolve_command(ref, thread["id"]),
@@ -119,38 +128,48 @@ def _superseded(reviews: list[dict[str, Any]]) -> set[str]:
     return out
 
 
-def review_body_items(review: dict[str, Any], ref: PRRef, full: bool) -> list[dict[str, Any]]:
-    """Items for one review body. Today: the review itself; AI-reviewer parsing plugs in here."""
+def review_item(review: dict[str, Any], ref: PRRef, full: bool) -> dict[str, Any]:
+    """A review body as one item (human reviews, unparsed bot bodies)."""
     item = _base(review, "review", full)
     item["created_at"] = review.get("submittedAt") or review.get("createdAt") or ""
     item["review_state"] = review.get("state")
+    item["source"] = "review_body"
+    item["_uid"] = review["id"]
     item["action_commands"] = _conversation_actions(ref, "A review body")
-    return [item]
+    return item
 
 
-def build_items(fb: Feedback, ref: PRRef, *, full: bool) -> tuple[list[dict[str, Any]], int]:
-    """(items, number of resolved threads skipped)."""
+def build_items(fb: Feedback, ref: PRRef, *, full: bool,
+                parse_bodies: bool = True) -> tuple[list[dict[str, Any]], int, BodyStats]:
+    """(items, number of resolved threads skipped, review-body statistics)."""
     items: list[dict[str, Any]] = []
     resolved = 0
     for thread in fb.threads:
         if thread.get("isResolved"):
             resolved += 1
             continue
-        item = thread_item(thread, ref, full)
+        item = thread_item(thread, ref, full, fb.viewer)
         if item:
             items.append(item)
     superseded = _superseded(fb.reviews)
-    for review in fb.reviews:
+    standing = [
+        r for r in fb.reviews
         # an approval is not open feedback; a pending review is the viewer's own unsent draft
-        if review.get("state") in ("PENDING", "DISMISSED", "APPROVED") or review["id"] in superseded:
-            continue
-        if not (review.get("body") or "").strip():
-            continue
-        items.extend(review_body_items(review, ref, full))
+        if r.get("state") not in ("PENDING", "DISMISSED", "APPROVED") and r["id"] not in superseded
+        and (r.get("body") or "").strip()
+    ]
+    if parse_bodies:
+        found, stats = body_items(standing, fb.threads, lambda r: review_item(r, ref, full))
+        items.extend(found)
+    else:
+        stats = BodyStats()
+        items.extend(review_item(r, ref, full) for r in standing)
     for comment in fb.issue_comments:
         if comment.get("isMinimized") or not (comment.get("body") or "").strip():
             continue
         item = _base(comment, "issue_comment", full)
+        item["source"] = "conversation"
+        item["_uid"] = comment["id"]
         item["action_commands"] = _conversation_actions(ref, "A conversation comment")
         items.append(item)
-    return items, resolved
+    return items, resolved, stats

@@ -19,6 +19,7 @@ from pr_agent.refs import PRRef
 @dataclass
 class Feedback:
     pr: dict[str, Any]
+    viewer: str = ""
     threads: list[dict[str, Any]] = field(default_factory=list)
     reviews: list[dict[str, Any]] = field(default_factory=list)
     issue_comments: list[dict[str, Any]] = field(default_factory=list)
@@ -41,8 +42,11 @@ def _pr_of(data: dict[str, Any], ref: PRRef) -> dict[str, Any]:
     return pr
 
 
-def graphql_pr(gh: Gh, ref: PRRef, query: str, variables: dict[str, Any]) -> dict[str, Any]:
-    """Run a query rooted at repository.pullRequest, mapping NOT_FOUND to pr_not_found."""
+def graphql_pr(gh: Gh, ref: PRRef, query: str, variables: dict[str, Any],
+               root: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Run a query rooted at repository.pullRequest, mapping NOT_FOUND to pr_not_found.
+
+    ``root``, when given, receives the whole ``data`` object (for fields beside the repository)."""
     try:
         data = gh.graphql(load_query(query), {"owner": ref.owner, "repo": ref.repo, "number": ref.number,
                                               **variables}, hostname=ref.host)
@@ -50,12 +54,16 @@ def graphql_pr(gh: Gh, ref: PRRef, query: str, variables: dict[str, Any]) -> dic
         if err.code == "not_found":
             raise pr_not_found(ref, err) from None
         raise
+    if root is not None:
+        root.update(data)
     return _pr_of(data, ref)
 
 
 def fetch_feedback(gh: Gh, ref: PRRef, *, full: bool) -> Feedback:
-    pr = graphql_pr(gh, ref, "pr_feedback", {"full": full})
-    fb = Feedback(pr={k: v for k, v in pr.items() if k not in ("reviewThreads", "reviews", "comments")})
+    root: dict[str, Any] = {}
+    pr = graphql_pr(gh, ref, "pr_feedback", {"full": full}, root)
+    fb = Feedback(pr={k: v for k, v in pr.items() if k not in ("reviewThreads", "reviews", "comments")},
+                  viewer=(root.get("viewer") or {}).get("login") or "")
     threads_conn, reviews_conn, comments_conn = pr["reviewThreads"], pr["reviews"], pr["comments"]
     fb.threads = list(threads_conn["nodes"])
     fb.reviews = list(reviews_conn["nodes"])

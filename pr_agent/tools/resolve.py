@@ -12,7 +12,8 @@ from pr_agent.context import Context
 from pr_agent.errors import PrAgentError, tool_repair
 from pr_agent.gh import load_query
 from pr_agent.refs import PRRef
-from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register
+from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register, stored
+from pr_agent.review.authors import is_bot, normalize_login
 from pr_agent.review.fetch import pr_not_found
 from pr_agent.tools.comments import PR_FIELD_DESCRIPTION
 
@@ -38,6 +39,10 @@ class ResolveReviewThreadInput(InputModel):
         "thread is already resolved or when your identical reply is already its last comment. "
         "Omitted means resolve without replying.")
 
+    when_reviewer_spoke_last: Literal["refuse", "resolve"] | None = stored(
+        "refuse", "What to do when the thread's last comment is a human reviewer's (not yours) and no reply is "
+        "given: refuse (they may be waiting for an answer) or resolve anyway.")
+
     @model_validator(mode="after")
     def _one_id(self) -> ResolveReviewThreadInput:
         if not self.thread_id and not self.comment_id:
@@ -51,6 +56,12 @@ class ReplyInfo(OutputModel):
     url: str
 
 
+class Speaker(OutputModel):
+    author: str
+    is_bot: bool
+    is_viewer: bool
+
+
 class ResolveReviewThreadOutput(OutputModel):
     ok: bool
     pr: str
@@ -58,6 +69,7 @@ class ResolveReviewThreadOutput(OutputModel):
     alreadyResolved: bool
     replied: bool = Field(description="Whether this call posted the reply.")
     reply_comment: ReplyInfo | None = Field(None, description="The reply this call posted.")
+    last_speaker: Speaker | None = Field(None, description="Who wrote the thread's last comment before this call.")
     message: str
 
 
@@ -141,6 +153,16 @@ def _same_text(a: str, b: str) -> bool:
     return re.sub(r"\s+", " ", a).strip() == re.sub(r"\s+", " ", b).strip()
 
 
+def _speaker(state: ThreadState) -> Speaker | None:
+    last = state.last_comment
+    if not last:
+        return None
+    author = last.get("author") or {}
+    login = author.get("login") or "ghost"
+    return Speaker(author=login, is_bot=is_bot(login, author.get("__typename")),
+                   is_viewer=normalize_login(login) == normalize_login(state.viewer))
+
+
 def handle(ctx: Context, params: ResolveReviewThreadInput) -> ResolveReviewThreadOutput:
     ref = ctx.pr(params.pr)
     use_thread = params.thread_id and (params.prefer == "thread" or not params.comment_id)
@@ -150,16 +172,29 @@ def handle(ctx: Context, params: ResolveReviewThreadInput) -> ResolveReviewThrea
     else:
         assert params.comment_id
         state = _scan_for_comment(ctx, ref, params.comment_id)
+    speaker = _speaker(state)
     if state.is_resolved:
         note = " The reply was not posted." if params.reply else ""
         return ResolveReviewThreadOutput(ok=True, pr=str(ref), thread_id=state.id, alreadyResolved=True,
-                                         replied=False, message=f"Thread was already resolved.{note}")
+                                         replied=False, last_speaker=speaker,
+                                         message=f"Thread was already resolved.{note}")
     if not state.can_resolve:
         raise PrAgentError(
             "forbidden", f"Your gh login ({state.viewer or 'unknown'}) may not resolve threads on {ref}.",
             suggestion="Only the PR author and people with write access can resolve threads; reply instead "
             "and ask a maintainer to resolve it.",
             details={"thread_id": state.id, "viewer": state.viewer, "pr": str(ref)})
+    if (speaker and not speaker.is_bot and not speaker.is_viewer and not params.reply
+            and params.when_reviewer_spoke_last == "refuse"):
+        raise PrAgentError(
+            "reviewer_spoke_last",
+            f"The last comment in thread {state.id} is {speaker.author}'s; they may be waiting for an answer, "
+            "so it was not resolved.",
+            suggestion="Read their last comment; answer it with reply=…, or resolve anyway with "
+            "when_reviewer_spoke_last='resolve' if it is fully addressed.",
+            details={"thread_id": state.id, "last_author": speaker.author, "pr": str(ref)},
+            repair=tool_repair(NAME, {"pr": ref.qualified, "thread_id": state.id, "reply": "<your answer>"},
+                               "Replace <your answer> with your reply to their last comment."))
     reply_info = None
     replied = False
     message = "Thread resolved."
@@ -199,7 +234,7 @@ def handle(ctx: Context, params: ResolveReviewThreadInput) -> ResolveReviewThrea
     thread = (data.get("resolveReviewThread") or {}).get("thread") or {}
     return ResolveReviewThreadOutput(ok=bool(thread.get("isResolved")), pr=str(ref), thread_id=state.id,
                                      alreadyResolved=False, replied=replied, reply_comment=reply_info,
-                                     message=message)
+                                     last_speaker=speaker, message=message)
 
 
 def render(out: dict[str, Any]) -> str:
@@ -218,7 +253,8 @@ TOOL = register(Tool(
         "you have changed the code to address every concern in the thread and verified the fix. Identify the "
         "thread by thread_id (from find_unresolved_comments) or by any of its comments' ids. Safe to retry: "
         "an already-resolved thread reports alreadyResolved=true, and an identical reply is never posted "
-        "twice. Refuses to reply while you have a pending review (the reply would be hidden in it)."
+        "twice. Refuses to reply while you have a pending review (the reply would be hidden in it), and by default "
+        "refuses to resolve a thread whose last word is a human reviewer's unless you reply or force it."
     ),
     input_model=ResolveReviewThreadInput,
     output_model=ResolveReviewThreadOutput,
@@ -226,6 +262,7 @@ TOOL = register(Tool(
     handler=handle,
     cli_name="resolve",
     cli_help="Resolve a review thread (optionally replying first).",
-    cli_options={"thread_id": "--thread", "comment_id": "--comment"},
+    cli_options={"thread_id": "--thread", "comment_id": "--comment",
+                 "when_reviewer_spoke_last": "--when-reviewer-spoke-last"},
     render=render,
 ))

@@ -20,7 +20,8 @@ def test_resolve_by_thread_id_then_again_is_idempotent(agent) -> None:
     a = agent(feedback_world())
     out = a.json("resolve", "acme/widgets#7", "--thread", "PRRT_human")
     assert out == {"ok": True, "pr": "acme/widgets#7", "thread_id": "PRRT_human", "alreadyResolved": False,
-                   "replied": False, "message": "Thread resolved."}
+                   "replied": False, "message": "Thread resolved.",
+                   "last_speaker": {"author": "octocat", "is_bot": False, "is_viewer": True}}
     assert thread_of(a.hub, "PRRT_human")["resolved"] is True
     again = a.json("resolve", "acme/widgets#7", "--thread", "PRRT_human", "--reply", "Done")
     assert again["alreadyResolved"] is True and again["replied"] is False
@@ -67,7 +68,7 @@ def test_refusals_are_typed_and_change_nothing(agent) -> None:
     assert pending.returncode == 1 and '"pending_review_blocks_reply"' in pending.stdout
     assert thread_of(a.hub, "PRRT_human")["resolved"] is False
     assert len(thread_of(a.hub, "PRRT_human")["comments"]) == 3
-    locked = a.cli("resolve", "acme/widgets#7", "--thread", "PRRT_locked")
+    locked = a.cli("resolve", "acme/widgets#7", "--thread", "PRRT_locked", "--reply", "done")
     assert locked.returncode == 1 and "forbidden" in locked.stderr
     other = a.cli("resolve", "acme/widgets#7", "--thread", "PRRT_other", "--json")
     assert other.returncode == 1 and '"thread_not_in_pr"' in other.stdout
