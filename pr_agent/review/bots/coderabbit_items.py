@@ -50,7 +50,8 @@ EFFORT_WORDS = frozenset({"quick win", "low value", "heavy lift", "poor tradeoff
 _FIELD = re.compile(r"^\*{0,2}_(.{1,120})_\*{0,2}$")
 _BOLD_TITLE = re.compile(r"^\*\*(.{1,400}?)\*\*(.*)$")
 _FIX_WORDS = ("fix", "suggest", "propos", "diff", "refactor", "helper", "optional", "cleanup",
-              "alternative", "patch", "change", "committable", "direction", "example", "harden")
+              "alternative", "patch", "change", "committable", "direction", "example", "harden",
+              "修正", "提案", "改善")  # Japanese reviews title their diffs "📝 修正案", "✏️ 提案修正", "改善案"
 
 
 @dataclass
@@ -125,7 +126,21 @@ def _has_dot(raw: str) -> bool:
 
 
 def _clean_lines(lines: list[str]) -> list[str]:
-    return remove_html_comments("\n".join(lines)).split("\n")
+    """HTML comments removed outside code fences (a diff may legitimately contain ``<!-- … -->``)."""
+    out: list[str] = []
+    chunk: list[str] = []
+    tracker = FenceTracker()
+    for line in lines:
+        if tracker.feed(line) == "out":
+            chunk.append(line)
+            continue
+        if chunk:
+            out.extend(remove_html_comments("\n".join(chunk)).split("\n"))
+            chunk = []
+        out.append(line)
+    if chunk:
+        out.extend(remove_html_comments("\n".join(chunk)).split("\n"))
+    return out
 
 
 def _title_and_rest(lines: list[str]) -> tuple[Header | None, str, list[str]]:

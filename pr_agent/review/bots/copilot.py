@@ -24,7 +24,6 @@ from pr_agent.review.bots.markup import (
     first_sentence,
     parse_tree,
     split_fences,
-    strip_tags,
     tidy_block,
     words_of,
 )
@@ -37,6 +36,11 @@ _SUPPRESSED_HEADING = re.compile(
     re.IGNORECASE,
 )
 _HEADING = re.compile(r"^#{1,6}\s")
+# Only real markup is dropped from finding text: "a new workspace under <path to be created>" is prose.
+_HTML_TAG = re.compile(
+    r"</?(?:details|summary|blockquote|br|p|div|sub|sup|img|picture|source|a|em|strong|b|i)\b[^<>\n]{0,300}>",
+    re.IGNORECASE,
+)
 _ALT = re.compile(r"""alt=["']([A-Za-z ]{1,30})["']""")
 _NITPICK_TAG = re.compile(r"^\[nitpick\]\s*", re.IGNORECASE)
 # Repositories' custom instructions often make Copilot lead with a priority: "P1: …", "P1 (xref): …".
@@ -138,7 +142,7 @@ def _body_and_suggestion(lines: list[str]) -> tuple[str, str | None]:
             parts.append("\n".join(re.sub(r"^\s{0,3}[*-]\s+", "", ln, count=1) for ln in content.split("\n")))
         else:
             parts.append(f"```{kind[6:]}\n{content}\n```")
-    return tidy_block(strip_tags("\n".join(parts))), suggestion
+    return tidy_block(_HTML_TAG.sub("", "\n".join(parts))), suggestion
 
 
 def _first_prose(body: str) -> str:

@@ -33,7 +33,7 @@ _LOC_LINE = re.compile(r"^\s{0,3}(?:#{1,6}\s+|[-*]\s+)?(\*\*|`)?([^\s`*]{1,400}:
 # "### docker-compose.yml (164-165)": the heading form of the "I am having trouble creating
 # individual review comments" fallback, where Gemini lists every finding in the body.
 _LOC_PAREN = re.compile(r"^\s{0,3}#{1,6}\s+`?([^\s`*()]{1,400}?)`?\s+\((\d{1,7})(?:\s*-\s*(\d{1,7}))?\)\s*$")
-_STOP = re.compile(r"^\s{0,3}(?:-{3,}|\*{3,}|#{1,6}\s)")
+_STOP = re.compile(r"^\s{0,3}(?:-{3,}|\*{3,}|#{1,6}\s|</?details>\s*$)")
 
 
 class GeminiParser(BotParser):

@@ -11,6 +11,8 @@ import orjson
 from pr_agent.review.bots import parse_review_body
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "reviews"
+REAL = FIXTURES / "real"  # bodies captured from public bot output, one <case>.source.json each
+SOURCE_KEYS = ("source", "author", "captured", "notes")
 
 # The author each directory's bodies were posted by (REST spelling).
 DEFAULT_AUTHORS: dict[str, str] = {
@@ -31,18 +33,33 @@ class Case:
     bot_dir: str
     name: str
     body_path: Path
+    real: bool = False
 
     @property
     def id(self) -> str:
-        return f"{self.bot_dir}/{self.name}"
+        return f"{'real/' if self.real else ''}{self.bot_dir}/{self.name}"
 
     @property
     def expected_path(self) -> Path:
         return self.body_path.with_name(f"{self.name}.expected.json")
 
     @property
+    def source_path(self) -> Path:
+        return self.body_path.with_name(f"{self.name}.source.json")
+
+    def source(self) -> dict[str, Any]:
+        """Where a real body was found (``{}`` for hand-built fixtures)."""
+        return orjson.loads(self.source_path.read_bytes()) if self.real else {}
+
+    @property
     def author(self) -> str:
-        return DEFAULT_AUTHORS[self.bot_dir]
+        """The login the body was posted by: as found for real bodies, per directory otherwise."""
+        return self.source()["author"] if self.real else DEFAULT_AUTHORS[self.bot_dir]
+
+    @property
+    def body_markers(self) -> bool:
+        """False when the body alone carries no marker of its bot (only the author identifies it)."""
+        return bool(self.source().get("body_markers", True)) if self.real else True
 
     def body(self) -> str:
         with self.body_path.open(encoding="utf-8", newline="") as fh:  # keep CRLF fixtures as CRLF
@@ -56,10 +73,14 @@ class Case:
 
 
 def cases() -> list[Case]:
+    """Hand-built fixtures (``<bot>/<case>.md``) then real ones (``real/<bot>/<NN>-<name>.md``)."""
     out = []
     for path in sorted(FIXTURES.glob("*/*.md")):
         if path.parent.name in DEFAULT_AUTHORS:
             out.append(Case(path.parent.name, path.stem, path))
+    for path in sorted(REAL.glob("*/*.md")):
+        if path.parent.name in DEFAULT_AUTHORS:
+            out.append(Case(path.parent.name, path.stem, path, real=True))
     return out
 
 

@@ -1,4 +1,4 @@
-"""Rewrite every ``fixtures/reviews/<bot>/<case>.expected.json`` from the current parser output.
+"""Rewrite every ``fixtures/reviews/[real/]<bot>/<case>.expected.json`` from the parser output.
 
 For reviewing parser changes as diffs: run it, then read ``git diff fixtures/reviews`` and keep
 only the changes a human agrees with. The tests always compare against the committed files.
