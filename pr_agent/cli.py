@@ -128,11 +128,32 @@ def cli() -> None:
 
 
 @cli.command(context_settings=CONTEXT_SETTINGS)
-def mcp() -> None:
+@click.option("--read-only", is_flag=True, help="Expose only the tools that never write to GitHub.")
+@click.option("--tools", "tool_list", metavar="NAME[,NAME…]",
+              help="Expose only these tools (MCP names, comma-separated). Default: all.")
+def mcp(read_only: bool, tool_list: str | None) -> None:
     """Serve the tools over MCP on stdin/stdout (register `gh pr-agent mcp` in your agent)."""
+    selected = select_tools(read_only, tool_list)
     from pr_agent.mcp_server import serve
 
-    serve()
+    serve(selected, {"read_only": read_only, "tools": sorted(selected)})
+
+
+def select_tools(read_only: bool, tool_list: str | None) -> dict[str, Tool]:
+    tools = all_tools()
+    chosen = dict(tools)
+    if tool_list is not None:
+        names = [n.strip() for n in tool_list.split(",") if n.strip()]
+        unknown = [n for n in names if n not in tools]
+        if unknown or not names:
+            raise click.BadParameter(f"unknown tool(s) {', '.join(unknown) or '(none given)'}; "
+                                     f"choose from {', '.join(sorted(tools))}", param_hint="--tools")
+        chosen = {n: tools[n] for n in names}
+    if read_only:
+        chosen = {n: t for n, t in chosen.items() if t.annotations.read_only}
+    if not chosen:
+        raise click.BadParameter("that selection leaves no tool to serve", param_hint="--tools/--read-only")
+    return chosen
 
 
 @cli.group(context_settings=CONTEXT_SETTINGS)

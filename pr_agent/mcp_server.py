@@ -49,8 +49,9 @@ def instructions(tools: dict[str, Tool]) -> str:
     return "\n".join(lines)
 
 
-def capabilities(tools: dict[str, Tool]) -> dict[str, Any]:
+def capabilities(tools: dict[str, Tool], selection: dict[str, Any] | None = None) -> dict[str, Any]:
     return {
+        "selection": selection or {"read_only": False, "tools": sorted(tools)},
         "server": "gh-pr-agent",
         "version": __version__,
         "does": [
@@ -82,8 +83,8 @@ def error_result(err: PrAgentError) -> types.CallToolResult:
                                 structured_content=err.envelope(), is_error=True)
 
 
-def build_server() -> Server[Any]:
-    tools = all_tools()
+def build_server(tools: dict[str, Tool] | None = None, selection: dict[str, Any] | None = None) -> Server[Any]:
+    tools = tools if tools is not None else all_tools()
     listed = [
         types.Tool(name=t.name, title=t.title, description=t.description, input_schema=t.input_schema(),
                    output_schema=t.output_schema(),
@@ -100,8 +101,11 @@ def build_server() -> Server[Any]:
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         tool = tools.get(params.name)
         if tool is None:
+            disabled = params.name in all_tools()
             return error_result(PrAgentError(
-                "invalid_arguments", f"There is no tool named {params.name!r}.",
+                "invalid_arguments",
+                f"The tool {params.name!r} is disabled on this server (--read-only / --tools)." if disabled
+                else f"There is no tool named {params.name!r}.",
                 suggestion="Call tools/list; the tools are: " + ", ".join(sorted(tools)) + ".",
                 details={"field": "name", "value": params.name[:100], "reason": "unknown tool"},
                 repair=None))
@@ -125,7 +129,7 @@ def build_server() -> Server[Any]:
             raise MCPError(-32602, f"Unknown resource: {params.uri}", {"uri": str(params.uri),
                                                                         "known": [CAPABILITIES_URI]})
         return types.ReadResourceResult(contents=[types.TextResourceContents(
-            uri=CAPABILITIES_URI, mime_type="application/json", text=_text(capabilities(tools)))])
+            uri=CAPABILITIES_URI, mime_type="application/json", text=_text(capabilities(tools, selection)))])
 
     return Server("gh-pr-agent", version=__version__, instructions=instructions(tools), on_list_tools=list_tools,
                   on_call_tool=call_tool, on_list_resources=list_resources, on_read_resource=read_resource)
@@ -148,9 +152,9 @@ def _progress_sender(ctx: Any) -> Any:
     return send
 
 
-def serve() -> None:
+def serve(tools: dict[str, Tool] | None = None, selection: dict[str, Any] | None = None) -> None:
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
-    server = build_server()
+    server = build_server(tools, selection)
 
     async def main() -> None:
         async with stdio_server() as (read_stream, write_stream):
