@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -20,11 +21,23 @@ class Context:
     env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
     repo_override: str | None = None
     progress: ProgressFn | None = None
+    cancel: threading.Event = field(default_factory=threading.Event)
+
+    def __post_init__(self) -> None:
+        if self.gh.cancel is None:
+            self.gh.cancel = self.cancel
+
+    @property
+    def cancelled(self) -> bool:
+        return self.cancel.is_set()
+
+    def wait(self, seconds: float) -> bool:
+        """Sleep up to ``seconds``; True if the call was cancelled meanwhile (stop promptly then)."""
+        return self.cancel.wait(seconds)
 
     def pr(self, text: str | None) -> PRRef:
-        """Resolve a PR reference; the gateway then talks to that PR's host."""
-        ref = resolve_pr(self, text)
-        return ref
+        """Resolve a PR reference (owner/repo#N, URL, bare number, or the current branch's PR)."""
+        return resolve_pr(self, text)
 
     def report(self, done: float, total: float | None, message: str) -> None:
         if self.progress:

@@ -39,6 +39,9 @@ CODES: dict[str, tuple[Category, bool, int]] = {
     "not_a_git_repository": ("user", False, EXIT_FAILURE),
     "git_not_found": ("user", False, EXIT_FAILURE),
     "file_not_found": ("user", False, EXIT_USAGE),
+    "git_too_old": ("user", False, EXIT_FAILURE),
+    "clone_mismatch": ("user", False, EXIT_FAILURE),
+    "ref_not_found": ("user", False, EXIT_FAILURE),
     # GitHub's answer
     "not_found": ("api", False, EXIT_FAILURE),
     "pr_not_found": ("api", False, EXIT_FAILURE),
@@ -61,6 +64,8 @@ CODES: dict[str, tuple[Category, bool, int]] = {
     "pending_review_blocks_reply": ("logical", False, EXIT_FAILURE),
     "reviewer_spoke_last": ("logical", False, EXIT_FAILURE),
     "internal_error": ("logical", False, EXIT_FAILURE),
+    "cancelled": ("user", True, EXIT_FAILURE),
+    "git_failed": ("logical", False, EXIT_FAILURE),
 }
 
 

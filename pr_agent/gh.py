@@ -225,6 +225,7 @@ class Gh:
     max_retry_wait_s: float = float(os.environ.get("GH_PR_AGENT_MAX_RETRY_WAIT", "20"))
     base_env: dict[str, str] | None = None
     sleep: Callable[[float], None] = time.sleep
+    cancel: threading.Event | None = None
     calls: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -298,7 +299,11 @@ class Gh:
                     raise
                 attempt += 1
                 debug(f"retry {attempt}/{self.max_retries} of {what} in {wait:.2f}s after {err.code}")
-                self.sleep(wait)
+                if self.cancel is not None:
+                    if self.cancel.wait(wait):
+                        raise _cancelled(what) from None
+                else:
+                    self.sleep(wait)
 
     def _retry_wait(self, err: PrAgentError, attempt: int) -> float | None:
         if attempt >= self.max_retries or not err.temporary or err.code == "timeout":
@@ -310,24 +315,42 @@ class Gh:
             return wait if wait <= self.max_retry_wait_s else None
         return 0.5 * (2**attempt)
 
+    def _spawn(self, argv: list[str], stdin: bytes | None, env: dict[str, str],
+               what: str) -> subprocess.CompletedProcess[bytes]:
+        """Run gh to completion, killing it on timeout or cancellation (no child is left behind)."""
+        if self.cancel is not None and self.cancel.is_set():
+            raise _cancelled(what)
+        try:
+            proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    env=env)
+        except OSError as exc:
+            raise PrAgentError("gh_not_found", f"gh could not be started: {exc}.",
+                               suggestion=f"Reinstall gh ({INSTALL_URL}).", details={"path": argv[0]}) from None
+        deadline = time.monotonic() + self.timeout
+        data: bytes | None = stdin if stdin is not None else b""
+        while True:
+            try:
+                out, err = proc.communicate(data, timeout=0.1 if self.cancel is not None else self.timeout)
+                break
+            except subprocess.TimeoutExpired:
+                data = None
+                cancelled = self.cancel is not None and self.cancel.is_set()
+                if cancelled or time.monotonic() >= deadline:
+                    proc.kill()
+                    proc.communicate()
+                    if cancelled:
+                        raise _cancelled(what) from None
+                    raise PrAgentError(
+                        "timeout", f"GitHub did not answer {what} within {self.timeout:.0f}s.",
+                        suggestion="Retry later; set GH_PR_AGENT_TIMEOUT to wait longer.",
+                        details={"request": what, "timeout_s": self.timeout}) from None
+        return subprocess.CompletedProcess(argv, proc.returncode, out, err)
+
     def _once(self, argv: list[str], stdin: bytes | None, env: dict[str, str], what: str) -> Response:
         with self._lock:
             self.calls += 1
         started = time.monotonic()
-        try:
-            proc = subprocess.run(argv, input=stdin if stdin is not None else b"", capture_output=True,
-                                  timeout=self.timeout, env=env, check=False)
-        except subprocess.TimeoutExpired:
-            raise PrAgentError(
-                "timeout",
-                f"GitHub did not answer {what} within {self.timeout:.0f}s.",
-                suggestion="Retry later; set GH_PR_AGENT_TIMEOUT to wait longer.",
-                details={"request": what, "timeout_s": self.timeout},
-            ) from None
-        except OSError as exc:
-            raise PrAgentError("gh_not_found", f"gh could not be started: {exc}.",
-                               suggestion=f"Reinstall gh ({INSTALL_URL}).",
-                               details={"path": argv[0]}) from None
+        proc = self._spawn(argv, stdin, env, what)
         debug(f"{what} -> exit {proc.returncode} in {time.monotonic() - started:.2f}s")
         parsed = parse_included(proc.stdout)
         if parsed is None:
@@ -338,6 +361,11 @@ class Gh:
         if what.startswith("graphql"):
             _raise_graphql_errors(headers, body, what)
         return Response(status, headers, body)
+
+
+def _cancelled(what: str) -> PrAgentError:
+    return PrAgentError("cancelled", f"The call was cancelled while waiting for {what}.",
+                        suggestion="Call again when you want the answer.", details={"request": what})
 
 
 def _next_link(link: str) -> str | None:

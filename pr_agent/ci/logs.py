@@ -189,16 +189,16 @@ def _split_ts(raw: str) -> tuple[str | None, str]:
 class _Tail:
     """A bounded list that keeps the last ``cap`` items and counts what it dropped."""
 
-    __slots__ = ("dropped", "items")
+    __slots__ = ("add", "items", "total")
 
     def __init__(self, cap: int) -> None:
         self.items: deque[str] = deque(maxlen=cap)
-        self.dropped = 0
+        self.add = self.items.append
+        self.total = 0  # maintained by callers that care about ``dropped``
 
-    def add(self, line: str) -> None:
-        if len(self.items) == self.items.maxlen:
-            self.dropped += 1
-        self.items.append(line)
+    @property
+    def dropped(self) -> int:
+        return max(0, self.total - len(self.items))
 
 
 class _TimeWindow:
@@ -244,6 +244,7 @@ class _TimeWindow:
             if self.state == 0:
                 return
             self.out.add(raw)
+            self.out.total += 1
             return
         if self.state == 1:
             leaving = ts is not None and ts > self.end_s
@@ -255,6 +256,7 @@ class _TimeWindow:
                 )
             if not leaving:
                 self.out.add(raw)
+                self.out.total += 1
                 if body.startswith("##[error]Process completed with exit code"):
                     self.saw_exit = True
                 return
@@ -286,7 +288,8 @@ class _Groups:
         if self.errored is None and self.cur_error and self.cur.items:
             self.errored = (self.cur, self.cur_title, self.index)
 
-    def feed(self, raw: str, body: str) -> None:
+    def marker(self, raw: str, body: str) -> None:
+        """A line starting with ``##[``; plain lines go straight to ``self.cur.add``."""
         if body.startswith(_RUN_MARKER):
             self._close()
             self.index += 1
@@ -299,6 +302,7 @@ class _Groups:
             if len(self.errors) < 4 * _MAX_EXTRA_ERRORS:
                 self.errors.append((self.index, raw))
         self.cur.add(raw)
+        self.cur.total += 1
 
     def result(self) -> tuple[_Tail, str | None, list[str]] | None:
         self._close()
@@ -335,20 +339,35 @@ def slice_failed_step(
     window = _TimeWindow(target, steps, max_lines) if target is not None and target.start else None
     groups = _Groups(step_name, max_lines)
     whole = _Tail(max_lines)
-    first = True
+    whole_add = whole.add
+    window_feed = window.feed if window is not None else None
+    any_ts = False
+    cur = groups.cur
+    count = 0
     for raw in lines:
-        if first:
-            first = False
-            if raw[:1] == _BOM:
-                raw = raw[1:]
+        if count == 0 and raw[:1] == _BOM:
+            raw = raw[1:]
+        count += 1
         raw = raw.rstrip("\r\n")
-        ts, body = _split_ts(raw)
-        if window is not None:
+        if raw[27:29] == "Z " and raw[19:20] == "." and raw[10:11] == "T" and raw[4:5] == "-":
+            ts: str | None = raw[:19]
+            body = raw[29:]
+        else:
+            ts, body = _split_ts(raw)
+        if window_feed is not None:
             if ts is not None:
-                window.any_ts = True
-            window.feed(raw, ts, body)
-        groups.feed(raw, body)
-        whole.add(raw)
+                any_ts = True
+            window_feed(raw, ts, body)
+        if body[:3] == "##[":
+            groups.marker(raw, body)
+            cur = groups.cur
+        else:
+            cur.add(raw)
+            cur.total += 1
+        whole_add(raw)
+    whole.total = count
+    if window is not None:
+        window.any_ts = any_ts
 
     if window is not None and window.any_ts and window.out.items:
         out = list(window.out.items) + window.errors_after

@@ -106,6 +106,7 @@ def parse_log(lines: Iterable[str], *, check_name: str = "", hint: str | None = 
     ctx = Context()
     parsers = _make_parsers(ctx, hint)
     go = next((p for p in parsers if isinstance(p, GoParser)), None)
+    maven = next((p for p in parsers if isinstance(p, MavenParser)), None)
     nontest = NonTestDetector(ctx)
     ring_append = ctx.ring.append
     capturing = ctx.capturing
@@ -148,6 +149,12 @@ def parse_log(lines: Iterable[str], *, check_name: str = "", hint: str | None = 
             or (not s.isascii() and ("●" in s or "✕" in s or "×" in s or "✖" in s))
         ):
             ctx.lineno = n
+            if maven is not None and s[:7] == "[INFO] ":  # Maven progress: only Maven cares
+                maven.feed(s)
+                for p in capturing[:]:
+                    if p is not maven:
+                        p.feed(s)
+                continue
             for p in parsers:
                 p.feed(s)
             nontest.feed(s)
@@ -156,6 +163,7 @@ def parse_log(lines: Iterable[str], *, check_name: str = "", hint: str | None = 
             for p in capturing[:]:
                 p.feed(s)
 
+    ctx.lineno = n
     results: dict[str, list[Draft]] = {p.runner: p.finish() for p in parsers}
     _drop_nextest_echo(parsers, results)
     failures = [_to_model(d, check_name) for p in parsers for d in results[p.runner] if d.test_name.strip()]

@@ -52,7 +52,7 @@ class GoParser(BaseParser):
         if self.panic is not None:
             self._panic_line(line)
             return
-        m = _FAIL_RE.match(line)
+        m = _FAIL_RE.match(line) if "--- FAIL" in line else None
         if m is None and line.startswith("=== FAIL: "):
             m2 = _SUM_FAIL_RE.match(line)
             if m2:
@@ -173,8 +173,8 @@ class GoParser(BaseParser):
     # -- go test -json ---------------------------------------------------------------------------
     def feed_json(self, line: str) -> list[str]:
         """Handle one ``go test -json`` event; returns package-level output lines (build errors …)."""
-        if '"Action":"output"' in line and not any(
-            t in line for t in (".go:", "panic", "--- FAIL", "FAIL", "rror", "    ")
+        if '"Action":"output"' in line and not (
+            ".go:" in line or "panic" in line or "FAIL" in line or "rror" in line or "    " in line
         ):
             return []
         try:

@@ -138,7 +138,7 @@ class MavenParser(BaseParser):
             return
         if "Tests run:" in s:
             self.detect()
-            m2 = _MVN_TOTAL_RE.search(s)
+            m2 = _MVN_TOTAL_RE.search(s) if "Time elapsed" not in s else None
             if m2:  # module totals; per-class lines end with "Time elapsed …"
                 run, fail, err, skip = (int(g) for g in m2.groups())
                 self.add_counts(run - fail - err - skip, fail + err)

@@ -120,21 +120,37 @@ def classify(s: str) -> str | None:
         _OOM_RE.search(s) or ("Killed" in s and _KILLED_RE.search(s))
     ):
         return "out_of_memory"
-    error = "rror" in s or "ERR" in s
-    if (error or "Could" in s or "could not" in s or "No solution" in s or "YN0" in s) and _DEP_RE.search(s):
+    if (
+        "ould not" in s
+        or "No matching" in s
+        or "esolution" in s
+        or "No solution" in s
+        or "Solver" in s
+        or "to select a version" in s
+        or "no matching package" in s
+        or "ERR_PNPM" in s
+        or "NU110" in s
+        or "Unable to find package" in s
+        or "YN00" in s
+        or "Couldn't find" in s
+        or "verifying module" in s
+        or "Bundler" in s
+    ) and _DEP_RE.search(s):
         return "dependency_install"
     if "FAIL" in s and (("> Task :" in s and ":compile" in s) or "[build failed]" in s or "[setup failed]" in s):
         return "compile_error"
-    if error or "Compilation" in s:
+    if "error" in s:
         if _COMPILE_RE.search(s) or _TSC_RE.search(s):
             return "compile_error"
         if ": error:" in s or ": fatal error:" in s:
             return "lint" if ".py:" in s else "compile_error"
         if _ESLINT_RE.match(s):
             return "lint"
-        t = s.strip()
+        t = s.lstrip()
         if t.startswith("Found ") and _FOUND_RE.match(t):
             return "lint"
+    elif "COMPILATION ERROR" in s or "Compilation fail" in s:
+        return "compile_error"
     if "✖" in s and "problem" in s:
         return "lint"
     return None
@@ -159,6 +175,8 @@ class NonTestDetector:
         return [(first + i, line) for i, line in enumerate(ring) if i >= skip]
 
     def feed(self, s: str) -> None:
+        if s.startswith("[INFO]"):  # Maven's progress lines never decide a non-test failure
+            return
         if s.startswith("##[group]Run ") or (s.startswith("##[endgroup]") and self.step_start >= 0):
             self.step_start = self.ctx.lineno
             if s.startswith("##[endgroup]"):

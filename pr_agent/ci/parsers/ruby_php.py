@@ -35,6 +35,12 @@ class RspecParser(BaseParser):
         if s == "Failed examples:":
             self._close()
             self.mode = "examples"
+            self.capture()  # the "rspec ./spec/x_spec.rb:12 # …" lines carry no prefilter word
+            return
+        if self.mode == "examples" and not s.startswith("rspec "):
+            if s:
+                self.mode = None
+                self.release()
             return
         if self.mode == "failures":
             if s.startswith(("Finished in ", "Pending:")) or (line and not line[0].isspace() and s):

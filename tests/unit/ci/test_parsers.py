@@ -315,3 +315,12 @@ def test_flake8_lines_before_exit_code_are_lint() -> None:
     ntf = parsed.non_test_failure
     assert ntf is not None and ntf.kind == "lint"
     assert ntf.decisive_lines[0] == "./src/a.py:1:1: F401 'os' imported but unused"
+
+
+def test_rspec_failed_examples_list_alone() -> None:
+    parsed = parse(
+        "2 examples, 1 failure\n\nFailed examples:\n\n"
+        "rspec ./spec/models/user_spec.rb:14 # User validates the email\n\nRandomized with seed 1\n"
+    )
+    f = one(parsed)
+    assert (f.test_name, f.file_path, f.line_number) == ("User validates the email", "spec/models/user_spec.rb", 14)

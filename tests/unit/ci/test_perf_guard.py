@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 from pr_agent.ci.logs import StepTiming, slice_failed_step
 from pr_agent.ci.parsers import parse_log
@@ -69,10 +70,18 @@ def realistic_log(target_bytes: int = TARGET_BYTES) -> Iterator[str]:
     yield "2026-11-30T11:00:00.0000000Z ##[error]Process completed with exit code 1.\n"
 
 
-def test_parse_20mb_log_finishes() -> None:
-    nbytes = sum(len(line.encode()) for line in realistic_log())
+def _write_log(path: Path) -> int:
+    with path.open("w", encoding="utf-8") as fh:
+        fh.writelines(realistic_log())
+    return path.stat().st_size
+
+
+def test_parse_20mb_log_finishes(tmp_path: Path) -> None:
+    log = tmp_path / "job.log"
+    nbytes = _write_log(log)
     start = time.perf_counter()
-    parsed = parse_log(realistic_log())
+    with log.open(encoding="utf-8", newline="") as fh:  # streamed, as the CLI reads a saved log
+        parsed = parse_log(fh)
     elapsed = time.perf_counter() - start
     print(f"\nparse_log: {nbytes / 1e6:.1f} MB in {elapsed:.2f}s = {nbytes / 1e6 / elapsed:.1f} MB/s, "
           f"{len(parsed.failures)} failures")
@@ -81,11 +90,13 @@ def test_parse_20mb_log_finishes() -> None:
     assert {"go", "jest", "pytest"} <= set(parsed.runners_detected)
 
 
-def test_slice_20mb_log_finishes() -> None:
+def test_slice_20mb_log_finishes(tmp_path: Path) -> None:
+    log = tmp_path / "job.log"
+    nbytes = _write_log(log)
     steps = [StepTiming("Run make test", 1, "failure", "2026-11-30T10:00:00Z", "2026-11-30T11:00:00Z")]
-    nbytes = sum(len(line.encode()) for line in realistic_log())
     start = time.perf_counter()
-    sl = slice_failed_step(realistic_log(), steps, None, max_lines=50_000)
+    with log.open(encoding="utf-8", newline="") as fh:
+        sl = slice_failed_step(fh, steps, None, max_lines=50_000)
     elapsed = time.perf_counter() - start
     print(f"\nslice_failed_step: {nbytes / 1e6:.1f} MB in {elapsed:.2f}s = {nbytes / 1e6 / elapsed:.1f} MB/s")
     assert elapsed < BOUND_SECONDS
