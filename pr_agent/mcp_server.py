@@ -83,8 +83,24 @@ def error_result(err: PrAgentError) -> types.CallToolResult:
                                 structured_content=err.envelope(), is_error=True)
 
 
-def build_server(tools: dict[str, Tool] | None = None, selection: dict[str, Any] | None = None) -> Server[Any]:
+class InFlight:
+    """Counts tool calls in progress, so stdin EOF can wait for their replies before the server exits."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    async def drained(self, settle: float = 0.2) -> None:
+        # a request read just before EOF may not have reached its handler yet: require a quiet period
+        quiet = 0.0
+        while quiet < settle:
+            await anyio.sleep(0.02)
+            quiet = quiet + 0.02 if self.count == 0 else 0.0
+
+
+def build_server(tools: dict[str, Tool] | None = None, selection: dict[str, Any] | None = None,
+                 inflight: InFlight | None = None) -> Server[Any]:
     tools = tools if tools is not None else all_tools()
+    inflight = inflight or InFlight()
     listed = [
         types.Tool(name=t.name, title=t.title, description=t.description, input_schema=t.input_schema(),
                    output_schema=t.output_schema(),
@@ -110,11 +126,18 @@ def build_server(tools: dict[str, Tool] | None = None, selection: dict[str, Any]
                 details={"field": "name", "value": params.name[:100], "reason": "unknown tool"},
                 repair=None))
         progress = _progress_sender(ctx)
-        run = functools.partial(run_tool, tool, Context(progress=progress), params.arguments)
+        call_ctx = Context(progress=progress)
+        run = functools.partial(run_tool, tool, call_ctx, params.arguments)
+        inflight.count += 1
         try:
             out = await anyio.to_thread.run_sync(run, abandon_on_cancel=True)
         except PrAgentError as err:
             return error_result(err)
+        except anyio.get_cancelled_exc_class():
+            call_ctx.cancel.set()  # the worker thread kills its gh child and stops waiting
+            raise
+        finally:
+            inflight.count -= 1
         return types.CallToolResult(content=[types.TextContent(type="text", text=_text(out))],
                                     structured_content=out, is_error=False)
 
@@ -154,11 +177,24 @@ def _progress_sender(ctx: Any) -> Any:
 
 def serve(tools: dict[str, Tool] | None = None, selection: dict[str, Any] | None = None) -> None:
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
-    server = build_server(tools, selection)
+    inflight = InFlight()
+    server = build_server(tools, selection, inflight)
 
     async def main() -> None:
         async with stdio_server() as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+            send, receive = anyio.create_memory_object_stream[Any](64)
+
+            async def pump() -> None:
+                # forward stdin; on EOF keep the connection open until every in-flight call has replied
+                async with send:
+                    async for message in read_stream:
+                        await send.send(message)
+                    await inflight.drained()
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(pump)
+                await server.run(receive, write_stream, server.create_initialization_options())
+                tg.cancel_scope.cancel()
 
     anyio.run(main)
 
