@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from importlib import resources
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 from urllib.parse import urlencode
 
 import orjson
@@ -279,6 +279,36 @@ class Gh:
         with ThreadPoolExecutor(max_workers=min(max_workers, len(items))) as pool:
             return list(pool.map(fn, items))
 
+    def download(self, path: str, dest: BinaryIO, *, hostname: str | None = None) -> Response:
+        """GET ``path`` and stream the body into ``dest`` in chunks (memory stays bounded: job logs can be
+        hundreds of MB). gh follows redirects (a job log answers 302 to a short-lived blob URL). Returns the
+        final status and headers (``body`` empty); a non-2xx answer raises like :meth:`rest`. Retried like
+        any read while nothing was written; killed on cancellation or after ``timeout`` seconds of silence.
+        """
+        env = self._env()
+        gh = check_gh(env).path
+        host = hostname or self.hostname
+        argv = [gh, "api", *(["--hostname", host] if host else []), "-i", "--method", "GET", path]
+        what = f"GET {path}"
+        start = dest.tell()
+        attempt = 0
+        while True:
+            try:
+                return self._stream_once(argv, env, dest, what)
+            except PrAgentError as err:
+                wait = self._retry_wait(err, attempt)
+                if wait is None:
+                    raise
+                dest.seek(start)
+                dest.truncate()
+                attempt += 1
+                debug(f"retry {attempt}/{self.max_retries} of {what} in {wait:.2f}s after {err.code}")
+                if self.cancel is not None:
+                    if self.cancel.wait(wait):
+                        raise _cancelled(what) from None
+                else:
+                    self.sleep(wait)
+
     # -- internals --------------------------------------------------------------------------
     def _env(self) -> dict[str, str]:
         return child_env(self.base_env)
@@ -294,6 +324,10 @@ class Gh:
             try:
                 return self._once(full, stdin, env, what)
             except PrAgentError as err:
+                if host and err.code in ("auth_failed", "gh_not_authenticated"):
+                    err.details["host"] = host
+                    err.repair = command_repair(f"gh auth login --hostname {host}")
+                    err.suggestion = f"Log in to {host} with `gh auth login --hostname {host}` (or set a token)."
                 wait = self._retry_wait(err, attempt) if idempotent else None
                 if wait is None:
                     raise
@@ -345,6 +379,85 @@ class Gh:
                         suggestion="Retry later; set GH_PR_AGENT_TIMEOUT to wait longer.",
                         details={"request": what, "timeout_s": self.timeout}) from None
         return subprocess.CompletedProcess(argv, proc.returncode, out, err)
+
+    def _stream_once(self, argv: list[str], env: dict[str, str], dest: BinaryIO, what: str) -> Response:
+        with self._lock:
+            self.calls += 1
+        if self.cancel is not None and self.cancel.is_set():
+            raise _cancelled(what)
+        try:
+            proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, env=env)
+        except OSError as exc:
+            raise PrAgentError("gh_not_found", f"gh could not be started: {exc}.",
+                               suggestion=f"Reinstall gh ({INSTALL_URL}).", details={"path": argv[0]}) from None
+        assert proc.stdout is not None and proc.stderr is not None
+        last = [time.monotonic()]
+        why: list[str] = []
+        done = threading.Event()
+        errors: list[bytes] = []
+
+        def watchdog() -> None:
+            while not done.wait(0.1):
+                if self.cancel is not None and self.cancel.is_set():
+                    why.append("cancelled")
+                elif time.monotonic() - last[0] > self.timeout:
+                    why.append("timeout")
+                else:
+                    continue
+                proc.kill()
+                return
+
+        def drain_stderr() -> None:
+            assert proc.stderr is not None
+            for chunk in iter(lambda: proc.stderr.read(65536), b""):  # type: ignore[union-attr]
+                if sum(map(len, errors)) < 65536:
+                    errors.append(chunk)
+
+        threads = [threading.Thread(target=watchdog, daemon=True), threading.Thread(target=drain_stderr,
+                                                                                    daemon=True)]
+        for t in threads:
+            t.start()
+        head = b""
+        parsed: tuple[int, dict[str, str], bytes] | None = None
+        error_body = b""
+        try:
+            for chunk in iter(lambda: proc.stdout.read1(1 << 16), b""):  # type: ignore[union-attr]
+                last[0] = time.monotonic()
+                if parsed is None:
+                    head += chunk
+                    ends = [i for i in (head.find(b"\r\n\r\n"), head.find(b"\n\n")) if i >= 0]
+                    if not ends:
+                        continue
+                    parsed = parse_included(head)
+                    if parsed is None:
+                        continue
+                    chunk = parsed[2]
+                if parsed[0] >= 400:
+                    if len(error_body) < 1 << 20:
+                        error_body += chunk
+                else:
+                    dest.write(chunk)
+            proc.wait()
+        finally:
+            done.set()
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            threads[1].join(timeout=5)
+        debug(f"{what} (streamed) -> exit {proc.returncode}")
+        if "cancelled" in why:
+            raise _cancelled(what)
+        if "timeout" in why:
+            raise PrAgentError("timeout", f"GitHub sent nothing for {what} within {self.timeout:.0f}s.",
+                               suggestion="Retry later; set GH_PR_AGENT_TIMEOUT to wait longer.",
+                               details={"request": what, "timeout_s": self.timeout})
+        if parsed is None:
+            raise _process_error(subprocess.CompletedProcess(argv, proc.returncode, head, b"".join(errors)), what)
+        status, headers, _ = parsed
+        if status >= 400:
+            raise http_error(status, headers, error_body, what)
+        return Response(status, headers, b"")
 
     def _once(self, argv: list[str], stdin: bytes | None, env: dict[str, str], what: str) -> Response:
         with self._lock:

@@ -106,7 +106,9 @@ def _lookup_thread(ctx: Context, ref: PRRef, thread_id: str) -> ThreadState:
         paths = [tuple(e.get("path") or ()) for e in err.details.get("graphql_errors", [])]
         if any(p[:1] == ("repository",) for p in paths):
             raise pr_not_found(ref, err) from None
-        raise _thread_not_found(ref, "thread_id", thread_id) from None
+        if any(p[:1] == ("node",) for p in paths):
+            raise _thread_not_found(ref, "thread_id", thread_id) from None
+        raise
     node = data.get("node")
     if not node or node.get("__typename") != "PullRequestReviewThread":
         raise _thread_not_found(ref, "thread_id", thread_id)

@@ -43,3 +43,32 @@ def test_expired_cursor() -> None:
     with pytest.raises(PrAgentError) as exc:
         decode_cursor(cur, "t", SCOPE, now=1_000_000 + 25 * 3600)
     assert exc.value.code == "cursor_expired"
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=400))
+def test_arbitrary_text_is_only_ever_a_typed_error(text: str) -> None:
+    try:
+        decode_cursor(text, "t", SCOPE)
+    except PrAgentError as err:
+        assert err.code in ("invalid_cursor", "cursor_mismatch", "cursor_expired")
+    else:  # pragma: no cover - would mean a forged cursor passed the MAC
+        raise AssertionError("random text accepted as a cursor")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=64), st.integers(min_value=0, max_value=30))
+def test_bit_flips_are_detected(noise: bytes, index: int) -> None:
+    position = ["2026-01-01T00:00:00Z", "PRRT_x"]
+    cur = encode_cursor("t", SCOPE, position)
+    flipped = cur[:index] + noise.decode("latin-1") + cur[index + len(noise):]
+    try:
+        decoded = decode_cursor(flipped, "t", SCOPE)
+    except PrAgentError as err:
+        assert err.code in ("invalid_cursor", "cursor_mismatch")
+    else:  # only a change base64 ignores (unused padding bits) can pass, and then nothing changed
+        assert decoded == position
