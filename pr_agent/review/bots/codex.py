@@ -21,8 +21,7 @@ from pr_agent.review.bots.locations import github_link_location
 from pr_agent.review.bots.markup import (
     FenceTracker,
     parse_tree,
-    split_fences,
-    tidy_block,
+    split_suggestion,
 )
 from pr_agent.review.bots.model import Finding, make_finding
 from pr_agent.review.bots.registry import BotParser, register
@@ -86,17 +85,9 @@ def _finding(item: dict) -> Finding:
     path, start, end = github_link_location(item["link"] or "")
     if path is None:
         path, start, end = github_link_location(raw)
-    suggestion = None
-    parts = []
-    for kind, content in split_fences(raw):
-        if kind == "fence:suggestion" and suggestion is None:
-            suggestion = content.strip("\n")
-        elif kind == "text":
-            parts.append(content)
-        else:
-            parts.append(f"```{kind[6:]}\n{content}\n```")
+    body_text, suggestion = split_suggestion(raw)
     return make_finding(
-        "codex", title=item["title"], body=tidy_block("\n".join(parts)), file_path=path,
+        "codex", title=item["title"], body=body_text, file_path=path,
         start_line=start, end_line=end, severity=item["prio"],
         severity_level={"P0": "critical", "P1": "major", "P2": "minor", "P3": "trivial"}.get(item["prio"]),
         category="actionable", suggestion=suggestion,

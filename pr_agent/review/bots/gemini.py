@@ -17,8 +17,7 @@ from pr_agent.review.bots.markup import (
     clean_inline,
     first_sentence,
     remove_html_comments,
-    split_fences,
-    tidy_block,
+    split_suggestion,
     unquote_alert_blocks,
 )
 from pr_agent.review.bots.model import Finding, make_finding
@@ -96,16 +95,8 @@ def _finding(item: dict) -> Finding:
     raw = "\n".join(item["lines"])
     if path is None:
         path, start, end = github_link_location(raw)
-    suggestion = None
-    parts = []
-    for kind, content in split_fences(raw):
-        if kind == "fence:suggestion" and suggestion is None:
-            suggestion = content.strip("\n")
-        elif kind == "text":
-            parts.append(content)
-        else:
-            parts.append(f"```{kind[6:]}\n{content}\n```")
-    body = tidy_block("\n".join(parts))
+    body_text, suggestion = split_suggestion(raw)
+    body = body_text
     title = first_sentence(body) or clean_inline(body)[:120]
     return make_finding(
         "gemini", title=title, body=body, file_path=path, start_line=start, end_line=end,

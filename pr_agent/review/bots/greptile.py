@@ -22,9 +22,8 @@ from pr_agent.review.bots.markup import (
     dedent_block,
     first_sentence,
     parse_tree,
-    split_fences,
+    split_suggestion,
     strip_outer_fence,
-    tidy_block,
     words_of,
 )
 from pr_agent.review.bots.model import Finding, make_finding
@@ -122,17 +121,9 @@ def _item(r: dict, category: str) -> Finding:
         else:
             title = first_sentence(s)
             rest.append(s)
-    suggestion = None
-    parts: list[str] = []
-    for kind, content in split_fences("\n".join(rest)):
-        if kind == "fence:suggestion" and suggestion is None:
-            suggestion = content.strip("\n")
-        elif kind == "text":
-            parts.append(content)
-        else:
-            parts.append(f"```{kind[6:]}\n{content}\n```")
+    body_text, suggestion = split_suggestion("\n".join(rest))
     return make_finding(
-        "greptile", title=title, body=tidy_block("\n".join(parts)), file_path=r["path"],
+        "greptile", title=title, body=body_text, file_path=r["path"],
         start_line=r["start"], end_line=r["end"], severity=severity, category=category,
         suggestion=suggestion, ai_prompt=r["prompt"],
     )

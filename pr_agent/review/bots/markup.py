@@ -363,3 +363,17 @@ def first_sentence(text: str, limit: int = 160) -> str:
             s = s[:limit].rsplit(" ", 1)[0] + "…"
         return s.strip()
     return ""
+
+
+def split_suggestion(text: str) -> tuple[str, str | None]:
+    """(tidied body, first ```suggestion block): other code fences stay in the body."""
+    suggestion = None
+    parts: list[str] = []
+    for kind, content in split_fences(text):
+        if kind == "fence:suggestion" and suggestion is None:
+            suggestion = content.strip("\n")
+        elif kind == "text":
+            parts.append(content)
+        else:
+            parts.append(f"```{kind[6:]}\n{content}\n```")
+    return tidy_block("\n".join(parts)), suggestion

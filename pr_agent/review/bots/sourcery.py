@@ -21,7 +21,7 @@ from pr_agent.review.bots.markup import (
     first_sentence,
     parse_tree,
     remove_html_comments,
-    split_fences,
+    split_suggestion,
     strip_outer_fence,
     tidy_block,
     words_of,
@@ -152,16 +152,8 @@ def _issue_finding(issue: str, path: str | None, start: int | None, end: int | N
             severity = clean_inline(m.group(1)).strip(" 🚨")
             title = m.group(2).strip()
             lines = lines[1:]
-    suggestion = None
-    parts = []
-    for kind, content in split_fences("\n".join(lines)):
-        if kind == "fence:suggestion" and suggestion is None:
-            suggestion = content.strip("\n")
-        elif kind == "text":
-            parts.append(content)
-        else:
-            parts.append(f"```{kind[6:]}\n{content}\n```")
-    body = tidy_block("\n".join(parts))
+    body_text, suggestion = split_suggestion("\n".join(lines))
+    body = body_text
     kind_word = (severity or "").split("(")[0].strip().lower()
     category = {"nitpick": "nitpick", "praise": "lgtm"}.get(kind_word, "actionable")
     return make_finding(
