@@ -32,6 +32,10 @@ __all__ = [
 _TS_RE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?")
 # CSI sequences, OSC sequences (terminated by BEL or ST, or unterminated), and two-byte escapes.
 _ANSI_RE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
+# ANSI escapes shown in caret notation (``cat -v``, some log viewers): ``^[[31m``.
+_CARET_ANSI_RE = re.compile(r"\^\[\[[0-?]*[ -/]*[@-~]")
+# ``gh run view --log[-failed]`` puts ``<job>\t<step>\t`` before each line's timestamp.
+_GH_PREFIX_RE = re.compile(r"[^\t]*\t[^\t]*\t(?=\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)")
 _BOM = "\ufeff"
 _RUN_MARKER = "##[group]Run "
 _ERROR_MARKER = "##[error]"
@@ -43,19 +47,26 @@ _MAX_EXTRA_ERRORS = 20
 
 
 def clean_line(line: str) -> str:
-    """One line without BOM, Actions timestamp prefix, ANSI escapes, trailing newline or ``\\r``.
+    """One line without BOM, ``gh run view --log`` prefix, Actions timestamp, ANSI escapes (also in caret
+    notation), trailing newline or ``\\r``.
 
     A ``\\r`` inside the line is treated like a terminal would: only the text after the last one is kept.
     """
     s = line
     if s[:1] == _BOM:
         s = s[1:]
+    if "\t" in s and s[10:11] != "T":
+        m = _GH_PREFIX_RE.match(s)
+        if m:
+            s = s[m.end() :]
     if s[10:11] == "T" and s[4:5] == "-":
         m = _TS_RE.match(s)
         if m:
             s = s[m.end() :]
     if "\x1b" in s:
         s = _ANSI_RE.sub("", s)
+    if "^" in s and "^[[" in s:
+        s = _CARET_ANSI_RE.sub("", s)
     s = s.rstrip("\r\n")
     if "\r" in s:
         tail = s[s.rfind("\r") + 1 :]
@@ -64,9 +75,14 @@ def clean_line(line: str) -> str:
 
 
 def clean_lines(lines: Iterable[str]) -> Iterator[str]:
-    """Stream :func:`clean_line` over ``lines`` (O(1) memory). Idempotent."""
+    """Stream :func:`clean_line` over ``lines`` (O(1) memory). Idempotent.
+
+    Also reads ``gh run view --log-failed`` output: the ``job<TAB>step<TAB>`` prefix goes, including on
+    the untimestamped continuation lines of a multi-line ``##[error]`` annotation.
+    """
     ts_match = _TS_RE.match
     ansi_sub = _ANSI_RE.sub
+    gh = ""
     for s in lines:
         if s[27:29] == "Z " and s[19:20] == "." and s[10:11] == "T" and s[4:5] == "-":
             s = s[29:]
@@ -76,13 +92,30 @@ def clean_lines(lines: Iterable[str]) -> Iterator[str]:
                 s = s[m.end() :]
         elif s[:1] == _BOM:
             s = clean_line(s)
+        elif "\t" in s:
+            s, gh = strip_gh_prefix(s, gh)
         if "\x1b" in s:
             s = ansi_sub("", s)
+        if "^" in s and "^[[" in s:
+            s = _CARET_ANSI_RE.sub("", s)
         s = s.rstrip("\r\n")
         if "\r" in s:
             tail = s[s.rfind("\r") + 1 :]
             s = tail if tail.strip() else s.replace("\r", "")
         yield s
+
+
+def strip_gh_prefix(s: str, gh: str) -> tuple[str, str]:
+    """(line without the ``gh run view --log`` prefix and timestamp, the prefix now in force)."""
+    m = _GH_PREFIX_RE.match(s)
+    if m is not None:
+        gh = m.group()
+        s = s[m.end() :]
+        t = _TS_RE.match(s)
+        return (s[t.end() :] if t else s), gh
+    if gh and s.startswith(gh):
+        return s[len(gh) :], gh
+    return s, gh
 
 
 # --------------------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..logs import _ANSI_RE, _BOM, _TS_RE, clean_line
+from ..logs import _ANSI_RE, _BOM, _CARET_ANSI_RE, _TS_RE, clean_line, strip_gh_prefix
 from .base import BaseParser, Context, Draft
 from .dotnet import DotnetParser
 from .go_test import GoParser
@@ -44,7 +44,7 @@ PARSER_CLASSES: tuple[type[BaseParser], ...] = (
 )
 HINTS = ("auto", *RUNNERS)
 # Line starts that matter although they contain none of the prefilter's words.
-_PREFIXES = ("##[", "====", "Ran ", "OK (", "ok  \t", "     Running ", "   Doc-tests", "Total tests")
+_PREFIXES = ("##[", "====", "Ran ", "OK (", "ok  \t", "     Running ", "   Doc-tests", "Total tests", "panic: ")
 
 
 def _make_parsers(ctx: Context, hint: str | None) -> list[BaseParser]:
@@ -88,6 +88,7 @@ def _drop_nextest_echo(parsers: list[BaseParser], results: dict[str, list[Draft]
     if nextest is None or cargo is None or nextest.first_seen is None:
         return
     names = [d.test_name for d in results.get("nextest", [])]
+    names += [key.split(" ", 1)[-1] for key in getattr(nextest, "ok", ())]  # flaky tests that passed later
     results["cargo"] = [
         d for d in results.get("cargo", [])
         if not any(n == d.test_name or n.endswith("::" + d.test_name) for n in names)
@@ -112,6 +113,7 @@ def parse_log(lines: Iterable[str], *, check_name: str = "", hint: str | None = 
     capturing = ctx.capturing
     ts_match = _TS_RE.match
     ansi_sub = _ANSI_RE.sub
+    gh = ""  # the "job<TAB>step<TAB>" prefix of `gh run view --log-failed` output, once seen
     n = 0
     for s in lines:
         n += 1
@@ -123,8 +125,12 @@ def parse_log(lines: Iterable[str], *, check_name: str = "", hint: str | None = 
                 s = s[m.end() :]
         elif s[:1] == _BOM:
             s = clean_line(s)
+        elif "\t" in s:
+            s, gh = strip_gh_prefix(s, gh)
         if "\x1b" in s:
             s = ansi_sub("", s)
+        if "^" in s and "^[[" in s:
+            s = _CARET_ANSI_RE.sub("", s)
         s = s.rstrip("\r\n")
         if "\r" in s:
             s = clean_line(s)
@@ -165,6 +171,8 @@ def parse_log(lines: Iterable[str], *, check_name: str = "", hint: str | None = 
 
     ctx.lineno = n
     results: dict[str, list[Draft]] = {p.runner: p.finish() for p in parsers}
+    for pkg, pkg_lines in go.pkg_failures if go is not None else ():
+        nontest.hint(f"go test: package {pkg} failed outside any test: {pkg_lines[0]}", pkg_lines)
     _drop_nextest_echo(parsers, results)
     failures = [_to_model(d, check_name) for p in parsers for d in results[p.runner] if d.test_name.strip()]
     detected = sorted((p for p in parsers if p.first_seen is not None), key=lambda p: p.first_seen or 0)

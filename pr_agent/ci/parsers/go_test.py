@@ -14,6 +14,7 @@ _LOG_RE = re.compile(r"\s+([\w.\-/]+\.go):(\d+): ?(.*)$")
 _MARK_RE = re.compile(r"=== (?:RUN|CONT|NAME|PAUSE)\s+(\S+)")
 _PKG_RE = re.compile(r"(FAIL|ok)\s+(\S+)\s")
 _FRAME_RE = re.compile(r"\s+(\S+_test\.go):(\d+)")
+_GO_FILE_RE = re.compile(r"\.go:\d+")
 _MAX_RUNNING = 2000
 _MAX_BUF = 40
 
@@ -46,6 +47,10 @@ class GoParser(BaseParser):
         self.panic_lines: list[str] = []
         self.unassigned: list[str] = []
         self.running: dict[tuple[str, str], list[str]] = {}
+        self.pkg_mark = 0  # number of drafts when the current package's output began
+        self.orphan: list[str] | None = None  # a panic outside any failing test (init, TestMain, …)
+        self.orphan_json: dict[str, list[str]] = {}
+        self.pkg_failures: list[tuple[str, list[str]]] = []  # packages that failed without a failing test
 
     # -- plain output ----------------------------------------------------------------------------
     def feed(self, line: str) -> None:
@@ -72,7 +77,9 @@ class GoParser(BaseParser):
             if line.strip() or indent <= self.after_indent:
                 self._flush_after()
         if line.startswith("panic: "):
-            target = next(reversed(self.drafts), None) if self.drafts else None
+            target = next(reversed(self.drafts), None) if len(self.drafts) > self.pkg_mark else None
+            if target is None and "test timed out" not in line:
+                target = "__package__"
             if target is not None and "test timed out" not in line:
                 self.panic = target
                 self.panic_lines = [line]
@@ -82,7 +89,7 @@ class GoParser(BaseParser):
                 self.panic_lines = [line]
                 self.capture()
             return
-        if line.startswith(("FAIL\t", "ok  \t")):
+        if line.startswith(("FAIL\t", "ok  \t", "FAIL    ")) and " > " not in line:  # "    ": a tab, expanded
             m3 = _PKG_RE.match(line + " ")
             if m3 and m3.group(2) not in ("", "-"):
                 pkg = m3.group(2)
@@ -92,7 +99,9 @@ class GoParser(BaseParser):
                         d = self.drafts.get(key)
                         if d is not None and not d.suite:
                             d.suite = pkg
-                self.unassigned = []
+                    if self.orphan is not None and len(self.pkg_failures) < 20:
+                        self.pkg_failures.append((pkg, [*self.orphan, line.strip()]))
+                self.unassigned, self.orphan, self.pkg_mark = [], None, len(self.drafts)
 
     def _start_failure(self, name: str, indent: int, *, suite: str | None = None, lookback: bool = True) -> None:
         msg = path = line_no = None
@@ -153,6 +162,9 @@ class GoParser(BaseParser):
         if key is None:
             return
         head = lines[0][len("panic: ") :].removesuffix(" [recovered]").strip()
+        if key == "__package__":
+            self.orphan = [lines[0].strip(), *[s.strip() for s in lines if _GO_FILE_RE.search(s)][:1]]
+            return
         if key == "__timeout__":
             names = [s.strip().split(" ", 1)[0] for s in lines[1:] if s.startswith("\t\t")]
             for name in names[:50]:
@@ -189,6 +201,13 @@ class GoParser(BaseParser):
         if action in ("output", "build-output"):
             text = str(ev.get("Output") or "").rstrip("\n")
             if not test:
+                orphan = self.orphan_json.get(pkg)
+                if text.startswith("panic: ") and orphan is None and len(self.orphan_json) < 20:
+                    self.orphan_json[pkg] = [text]
+                elif orphan is not None and (
+                    (len(orphan) == 1 and _GO_FILE_RE.search(text)) or text.startswith("FAIL\t")
+                ):
+                    orphan.append(text.strip())
                 return [text]
             buf = self.running.get((pkg, test))
             if buf is None:
@@ -199,6 +218,10 @@ class GoParser(BaseParser):
                 buf.append(text)
         elif test and action in ("pass", "skip"):
             self.running.pop((pkg, test), None)
+        elif not test and action == "fail" and pkg in self.orphan_json:
+            orphan = self.orphan_json.pop(pkg)
+            if not any(d.suite == pkg for d in self.drafts.values()) and len(self.pkg_failures) < 20:
+                self.pkg_failures.append((pkg, orphan))
         elif test and action == "fail":
             buf = self.running.pop((pkg, test), [])
             msg, path, line_no = _log_message(buf)

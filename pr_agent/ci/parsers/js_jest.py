@@ -91,9 +91,9 @@ class JestParser(BaseParser):
             self.capture()
         elif c in ("F", "P") and s.startswith(("FAIL ", "PASS ")):
             rest = s[5:]
-            if rest.startswith(" ") or " > " in rest:
-                return  # vitest prints "FAIL  file > test"
-            path = js_test_path(rest)
+            if " > " in rest or (rest.endswith(" ]") and " [ " in rest):
+                return  # vitest prints "FAIL  file > test" and "FAIL  file [ file ]"
+            path = js_test_path(rest.lstrip())  # jest's coloured badge leaves "FAIL  file" behind
             if path:
                 self.file = path
                 if c == "F":

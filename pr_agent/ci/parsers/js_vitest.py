@@ -20,8 +20,8 @@ def _header(rest: str) -> tuple[str, str] | None:
     if " > " in rest:
         parts = [p.strip() for p in rest.split(" > ")]
         return rel_path(parts[0]), " › ".join(parts[1:])
-    if rest.endswith("]") and " [" in rest:
-        path = rel_path(rest.split(" [", 1)[0].strip())
+    if rest.endswith(" ]") and " [ " in rest:  # a file that failed as a whole: "file [ file ]"
+        path = rel_path(rest.split(" [ ", 1)[0].strip())
         return path, path
     return None
 
@@ -110,9 +110,12 @@ class VitestParser(BaseParser):
 
     def finish(self) -> list[Draft]:
         self._close()
+        known = [(d.suite, d.test_name) for d in self.drafts.values()]
         for key, (name, file, arrow) in self.fallback.items():
             if key in self.drafts or name is None:
                 continue
+            if any(f == file and n.endswith(" › " + name) for f, n in known):
+                continue  # the tree line of a failure already reported with its suite path
             self.add(key, name, message=arrow, file_path=file, suite=file,
                      confidence="medium" if arrow else "low")
         return list(self.drafts.values())

@@ -40,6 +40,9 @@ def exception_message(lines: list[str]) -> list[str]:
         if t.startswith(("at ", "...")) and (_JAVA_FRAME_RE.match(s) or t.startswith("...")):
             break
         out.append(s)
+    causes = [i for i, s in enumerate(out) if s.lstrip().startswith("Caused by:")]
+    if len(causes) > 1:  # a chain of wrappers: the exception and its root cause say it all
+        out = out[: causes[0]] + out[causes[-1] :]
     return out
 
 
@@ -114,6 +117,7 @@ class MavenParser(BaseParser):
         self.method: str | None = None
         self.lines: list[str] = []
         self.summary: str | None = None  # "new" ([ERROR] Failures:) | "old" (Failed tests:)
+        self.last_class = ""  # from "Tests run: … - in com.x.FooTest" (Surefire 2.22 then names methods only)
 
     def feed(self, line: str) -> None:
         if self.key is not None:
@@ -138,6 +142,8 @@ class MavenParser(BaseParser):
             return
         if "Tests run:" in s:
             self.detect()
+            if "<<< " in s and "- in " in s:  # a class with failures: its methods may follow unqualified
+                self.last_class = s.rsplit(" in ", 1)[1].strip()
             m2 = _MVN_TOTAL_RE.search(s) if "Time elapsed" not in s else None
             if m2:  # module totals; per-class lines end with "Time elapsed …"
                 run, fail, err, skip = (int(g) for g in m2.groups())
@@ -167,6 +173,7 @@ class MavenParser(BaseParser):
         else:
             base = name.split("(", 1)[0].split("[", 1)[0]
             cls, _, method = base.rpartition(".")
+            cls = cls or self.last_class
         full = f"{cls}.{method}" if cls else method
         key = f"{cls.rsplit('.', 1)[-1]}.{method}"
         self.add(key, full, suite=cls or None)

@@ -39,7 +39,7 @@ _SNAPSHOT_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("dependency_install", re.compile(r".*(?:Could not resolve (?:all|dependencies)|Could not find gem|"
                                       r"requirements could not be resolved)")),
     ("out_of_memory", re.compile(r".*(?:Cannot allocate memory|[Oo]ut of memory)")),
-    ("compile_error", _GO_COMPILE_RE := re.compile(r"(?:\./)?[\w./\-]+\.go:\d+:\d+: \S")),
+    ("compile_error", _GO_COMPILE_RE := re.compile(r"(?:\./)?[\w./\-]+\.go:\d+(?::\d+)?: \S")),
     ("compile_error", re.compile(r"\s*--> [\w./\-]+\.rs:\d+:\d+")),
     ("compile_error", re.compile(r"e: (?:file://)?[\w./\-]+\.kts?:\d+:\d+")),
     ("lint", re.compile(r"(?:\./)?[\w./\-]+\.py:\d+:\d+: [A-Z]+\d+\b")),
@@ -51,9 +51,26 @@ _SNAPSHOT_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(r"[\w./\-]+\.(?:c|cc|cpp|cxx|h|hpp|m|swift|java|kt|scala):\d+(?::\d+)?: (?:fatal )?error"),
     ),
     ("lint", re.compile(r"[\w./\-]+\.(?:js|jsx|ts|tsx|go|rb|sh|ya?ml|md):\d+:\d+: \S")),
-    ("lint", re.compile(r"/?[\w./\-]+\.(?:js|jsx|ts|tsx|mjs|cjs|vue|svelte)$")),  # eslint file headers
+    ("lint", _ESLINT_FILE_RE := re.compile(r"/?[\w./\-]+\.(?:js|jsx|ts|tsx|mjs|cjs|vue|svelte)$")),
 )
 _KILLED_RE = re.compile(r"(?:^|\s)Killed(?:\s|$)")
+# Maven/Gradle name the plugin or task that broke the build; that name says what kind of failure it was.
+_MVN_GOAL_RE = re.compile(r"Failed to execute goal [\w.\-]+:([\w.\-]+):")
+_GRADLE_TASK_RE = re.compile(r"(?:Execution failed for task '|> Task )(:?[\w:\-]*?)([\w\-]+)'?(?:\.| FAILED)")
+_LINT_TOOLS = ("checkstyle", "pmd", "spotbugs", "findbugs", "animal-sniffer", "enforcer", "spotless", "apache-rat",
+               "license", "detekt", "ktlint", "ktfmt", "lint", "apicheck", "revapi", "japicmp", "formatter")
+_MVN_ERROR_AT_RE = re.compile(r"\[ERROR\] \S+\.(?:java|kt|scala|groovy):(?:\[\d+,\d+\]|\d+:) ")
+_LOCATED_RE = re.compile(r"[\w/.\-]+\.\w+(?::\[?\d+|\(\d+,\d+\))")
+
+
+def _tool_kind(name: str) -> str | None:
+    """``compile_error``/``lint`` for a build plugin or task name, None when it says nothing."""
+    n = name.lower()
+    if n.startswith(("compile", "kapt", "ksp")) or n == "maven-compiler-plugin":
+        return "compile_error"
+    if any(tool in n for tool in _LINT_TOOLS):
+        return "lint"
+    return None
 
 
 def _any_of(*marks: str) -> re.Pattern[str]:
@@ -82,6 +99,8 @@ _DEP_RE = _any_of(
     "YN0035",
     "error Couldn't find package",
     "verifying module:",
+    "could not be resolved",
+    "Could not transfer artifact",
 )
 _COMPILE_RE = _any_of(
     "error[E",
@@ -120,6 +139,8 @@ def classify(s: str) -> str | None:
         _OOM_RE.search(s) or ("Killed" in s and _KILLED_RE.search(s))
     ):
         return "out_of_memory"
+    if "failed to download" in s or "failed to get 200" in s:  # cargo fetching crates
+        return "dependency_install"
     if (
         "ould not" in s
         or "No matching" in s
@@ -137,8 +158,17 @@ def classify(s: str) -> str | None:
         or "Bundler" in s
     ) and _DEP_RE.search(s):
         return "dependency_install"
-    if "FAIL" in s and (("> Task :" in s and ":compile" in s) or "[build failed]" in s or "[setup failed]" in s):
+    if "FAIL" in s and ("[build failed]" in s or "[setup failed]" in s):
         return "compile_error"
+    if ("> Task :" in s and "FAIL" in s) or "Execution failed for task" in s:
+        m = _GRADLE_TASK_RE.search(s)
+        return _tool_kind(m.group(2)) if m else None
+    if "Failed to execute goal" in s:
+        m2 = _MVN_GOAL_RE.search(s)
+        if m2 and _tool_kind(m2.group(1)):
+            return _tool_kind(m2.group(1))
+    if "[ERROR]" in s and _MVN_ERROR_AT_RE.match(s):
+        return "compile_error" if ":[" in s else None
     if "error" in s:
         if _COMPILE_RE.search(s) or _TSC_RE.search(s):
             return "compile_error"
@@ -166,6 +196,7 @@ class NonTestDetector:
         self.exit_code: int | None = None
         self.snapshot: list[tuple[int, str]] | None = None
         self.step_start = 0  # line number after which the current step's own output starts
+        self.hints: list[tuple[str, list[str]]] = []
 
     def _step_lines(self) -> list[tuple[int, str]]:
         """(line number, line) of the ring lines in the current step (after its ``##[group]Run`` header)."""
@@ -174,8 +205,13 @@ class NonTestDetector:
         skip = max(0, self.step_start - first + 1)
         return [(first + i, line) for i, line in enumerate(ring) if i >= skip]
 
+    def hint(self, summary: str, lines: list[str]) -> None:
+        """A parser's own account of a failure outside any test (``go test``: a package that panicked)."""
+        if len(self.hints) < 20:
+            self.hints.append((summary, lines))
+
     def feed(self, s: str) -> None:
-        if s.startswith("[INFO]"):  # Maven's progress lines never decide a non-test failure
+        if s.startswith(("[INFO]", "[WARNING]")):  # Maven's progress and warnings never decide it
             return
         if s.startswith("##[group]Run ") or (s.startswith("##[endgroup]") and self.step_start >= 0):
             self.step_start = self.ctx.lineno
@@ -200,11 +236,13 @@ class NonTestDetector:
             if not self.npm_dep and _NPM_DEP_RE.search(s):
                 self.npm_dep = True
             return
-        kind = classify(s)
+        kind = classify(s[9:] if s.startswith("##[error]") else s)  # eslint's annotated "##[error]  1:1  error …"
         if kind is not None and len(self.hits[kind]) < _MAX_HITS:
             self.hits[kind].append((self.ctx.lineno, s.strip()))
             if kind == "compile_error" and ("[build failed]" in s or "[setup failed]" in s):
                 self._go_context()
+            elif "Failed to execute goal" in s:
+                self._maven_context(kind)
 
     def _go_context(self) -> None:
         """``go test``/``go vet`` print the compiler errors just before ``FAIL pkg [build failed]``."""
@@ -212,7 +250,16 @@ class NonTestDetector:
         hits = self.hits["compile_error"]
         known = {n for n, _ in hits}
         for n, line in self._step_lines()[-30:]:
-            if n not in known and rule.match(line.strip()) and len(hits) < _MAX_HITS:
+            if n not in known and rule.match(line.rstrip()) and len(hits) < _MAX_HITS:
+                hits.append((n, line.strip()))
+        hits.sort()
+
+    def _maven_context(self, kind: str) -> None:
+        """The ``[ERROR] File.java:12: …`` lines a failed Maven plugin printed before its summary."""
+        hits = self.hits[kind]
+        known = {n for n, _ in hits}
+        for n, line in self._step_lines()[-40:]:
+            if n not in known and line.startswith("[ERROR] ") and _LOCATED_RE.search(line) and len(hits) < _MAX_HITS:
                 hits.append((n, line.strip()))
         hits.sort()
 
@@ -224,6 +271,10 @@ class NonTestDetector:
         kind = next((k for k in kinds if self.hits[k]), None)
         if kind is None and has_failures:
             return None
+        if kind is None and self.hints:
+            lines = [line for _, hint_lines in self.hints for line in hint_lines]
+            lines += [e for e in self.errors if e not in lines]
+            return NonTestFailure(kind="unknown", summary=self.hints[0][0][:300], decisive_lines=lines[:_MAX_DECISIVE])
         if kind is None:
             kind = next((k for k, rule in _SNAPSHOT_RULES if any(rule.match(t) for _, t in snapshot)), None)
         if kind is None:
@@ -239,8 +290,21 @@ class NonTestDetector:
             for n, t in snapshot:
                 if t.strip() and any(r.match(t) for r in rules):
                     merged.setdefault(n, t.strip())
+            cause = ""
+            for i, (n, t) in enumerate(snapshot):  # Gradle: the cause under "Execution failed for task"
+                if "Execution failed for task" in t and i + 1 < len(snapshot):
+                    merged.setdefault(n, t.strip())
+                    if snapshot[i + 1][1].startswith("> "):
+                        merged.setdefault(snapshot[i + 1][0], snapshot[i + 1][1].strip())
+                        cause = cause or f"{t.strip()} {snapshot[i + 1][1].strip()}"
             lines = list(dict.fromkeys(t for _, t in sorted(merged.items())))[:_MAX_HITS]
-            headline = next((t for _, t in hits if "Process completed" not in t), lines[0] if lines else "")
+            if kind == "lint":  # an eslint file header with no error under it only listed warnings
+                lines = [t for i, t in enumerate(lines) if not _ESLINT_FILE_RE.match(t) or (
+                    i + 1 < len(lines) and not _ESLINT_FILE_RE.match(lines[i + 1]) and "✖" not in lines[i + 1])]
+            real = [t for _, t in sorted(hits) if "Process completed" not in t]
+            headline = (next((t for t in real if _LOCATED_RE.search(t)), None) or cause
+                        or next((t for t in real if not t.lower().startswith("warning")), None)
+                        or (real[0] if real else "") or (lines[0] if lines else ""))
         for e in self.errors:
             if e not in lines and len(lines) < _MAX_DECISIVE:
                 lines.append(e)

@@ -103,6 +103,16 @@ class RspecParser(BaseParser):
         return super().finish()
 
 
+def _php_repo_path(path: str, name: str) -> str:
+    """``/var/www/app/tests/Feature/FooTest.php`` → ``tests/Feature/FooTest.php`` when the test class's
+    namespace (``Tests\\Feature\\FooTest``, PSR-4) spells the end of the absolute path."""
+    if not path.startswith("/"):
+        return path
+    tail = "/" + name.split("::", 1)[0].replace("\\", "/") + ".php"
+    k = path.lower().rfind(tail.lower())
+    return path[k + 1 :] if k >= 0 and k + len(tail) == len(path) else path
+
+
 class PhpunitParser(BaseParser):
     runner = "phpunit"
 
@@ -172,8 +182,8 @@ class PhpunitParser(BaseParser):
         cls = name.split("::", 1)[0].rsplit("\\", 1)[-1]
         own = [f for f in frames if not is_vendor(f[0])] or frames
         pick = next((f for f in own if f[0].rsplit("/", 1)[-1] == f"{cls}.php"), own[0] if own else None)
-        self.add(name, name, message=trim_message(msg) or None, file_path=pick[0] if pick else None,
-                 line=pick[1] if pick else None)
+        self.add(name, name, message=trim_message(msg) or None,
+                 file_path=_php_repo_path(pick[0], name) if pick else None, line=pick[1] if pick else None)
 
     def _end(self) -> None:
         self._close()

@@ -12,9 +12,9 @@ _RUNNING_RE = re.compile(r"Running (?:unittests )?(\S+)")
 _PANICKED = " panicked at "
 _NEXTEST_RE = re.compile(
     r"(?:TRY \d+ )?(FAIL|SIGSEGV|SIGABRT|SIGKILL|SIGBUS|TIMEOUT|ABORT|LEAK-FAIL)\s+\[\s*[\d.]+m?s\]\s+"
-    r"(?:\(\s*\d+/\d+\)\s+)?(\S+)\s+(\S+)"
+    r"(?:\([^)]*\)\s+)?(\S+)\s+(\S+)"
 )
-_NEXTEST_OK_RE = re.compile(r"(?:TRY \d+ PASS|FLAKY \d+/\d+)\s+\[\s*[\d.]+m?s\]\s+(?:\(\s*\d+/\d+\)\s+)?(\S+)\s+(\S+)")
+_NEXTEST_OK_RE = re.compile(r"(?:TRY \d+ PASS|FLAKY \d+/\d+)\s+\[\s*[\d.]+m?s\]\s+(?:\([^)]*\)\s+)?(\S+)\s+(\S+)")
 _NEXTEST_SUMMARY_RE = re.compile(r"Summary \[\s*[\d.]+m?s\]\s+\d+ tests? run: (\d+) passed(?:.*?(\d+) failed)?")
 _STOP_NOTES = ("note: run with `RUST_BACKTRACE", "stack backtrace:", "note: Some details are omitted")
 
@@ -52,6 +52,9 @@ def parse_panic(lines: list[str]) -> tuple[str | None, str | None, int | None]:
         return trim_message(msg_lines) or None, *(_loc(loc))
     for s in stripped:  # a test that returned Err(..)
         if s.startswith("Error: "):
+            return s, None, None
+    for s in stripped:  # compiletest (rustc/clippy UI tests) reports a diff, then panics far below
+        if s.startswith("The actual ") and " differed from the expected " in s:
             return s, None, None
     return None, None, None
 
@@ -96,6 +99,10 @@ class CargoParser(BaseParser):
                 self._close()
                 return
             else:
+                # the closing list of failed test names (some never had a "test x ... FAILED" line)
+                listed = s and line.startswith("    ") and not line.startswith("     ")
+                if listed and not any(d.test_name == s for d in self.drafts.values()):
+                    self.add(f"{self.target}::{s}", s, suite=self.target, confidence="low")
                 return
         c = s[:1]
         if c == "t":

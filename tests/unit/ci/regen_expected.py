@@ -3,6 +3,7 @@
     .venv/bin/python tests/unit/ci/regen_expected.py            # rewrite every expectation
     .venv/bin/python tests/unit/ci/regen_expected.py --check    # list cases whose output changed
     .venv/bin/python tests/unit/ci/regen_expected.py jest/      # only cases whose path contains "jest/"
+    .venv/bin/python tests/unit/ci/regen_expected.py real/      # only the real logs (fixtures/logs/real)
 
 Regenerating is a review step, not a fix: read the diff of every changed file and keep only what a
 person reading the log would agree with.
