@@ -68,24 +68,58 @@ def _option(tool: Tool, name: str, info: Any) -> click.Parameter:
     return click.Option([flag, name], type=str, default=None, help=help_text, metavar="TEXT")
 
 
+class TtyProgress:
+    """Live progress of a long call (e.g. waiting for CI) on stderr, only when stderr is a terminal."""
+
+    def __init__(self) -> None:
+        self.shown = False
+        self.show = self._show if sys.stderr.isatty() else None
+
+    def _show(self, done: float, total: float | None, message: str) -> None:
+        from pr_agent.textsafe import terminal_safe
+
+        sys.stderr.write("\r\x1b[2K" + terminal_safe(message)[:200])
+        sys.stderr.flush()
+        self.shown = True
+
+    def __enter__(self) -> TtyProgress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[2K")
+            sys.stderr.flush()
+
+
 def tool_command(tool: Tool) -> click.Command:
     params: list[click.Parameter] = []
+    spec = tool.cli_positional
+    positional = (spec,) if isinstance(spec, str) else tuple(spec or ())
     for name, info in tool.input_model.model_fields.items():
-        if name == tool.cli_positional:
-            params.append(click.Argument([name], required=False, metavar="[PR]"))
+        if name in positional:
+            params.append(click.Argument([name], required=False, metavar="[PR]" if name == "pr" else name.upper()))
         else:
             params.append(_option(tool, name, info))
     params.append(click.Option(["-R", "--repo", "repo_override"], metavar="[HOST/]OWNER/REPO", default=None,
                                help="Repository for a bare PR number (default: GH_REPO, then the current clone)."))
     params.append(click.Option(["--json", "as_json"], is_flag=True,
                                help="Print the tool's structured output (exactly the MCP structuredContent)."))
+    params += [click.Option([x.flag, x.dest], type=x.type, metavar=x.metavar, default=None, help=x.help)
+               for x in tool.cli_extra]
 
     def callback(repo_override: str | None, as_json: bool, **values: Any) -> None:
+        extras = [(x, values.pop(x.dest)) for x in tool.cli_extra]
         arguments = {k: (list(v) if isinstance(v, tuple) else v) for k, v in values.items()
                      if v is not None and v != ()}
+        extra = next(((x, v) for x, v in extras if v is not None), None)
+        if extra is not None:
+            run_guarded(as_json, lambda: sys.exit(extra[0].run(Context(repo_override=repo_override), arguments,
+                                                               extra[1])))
+            return
 
         def go() -> None:
-            out = run_tool(tool, Context(repo_override=repo_override), arguments)
+            with TtyProgress() as progress:
+                out = run_tool(tool, Context(repo_override=repo_override, progress=progress.show), arguments)
             if as_json:
                 _print_json(out)
             else:
@@ -235,9 +269,10 @@ def config_unset(key: str) -> None:
 
 
 def _offline_commands() -> None:
-    from pr_agent.offline import parse_review
+    from pr_agent.offline import parse_log_command, parse_review
 
     cli.add_command(parse_review)
+    cli.add_command(parse_log_command)
 
 
 _offline_commands()

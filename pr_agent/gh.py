@@ -148,6 +148,22 @@ def check_gh(env: dict[str, str]) -> GhVersion:
         return _version_cache[path]
 
 
+_flags_cache: dict[str, frozenset[str]] = {}
+
+
+def api_flags(path: str, env: dict[str, str]) -> frozenset[str]:
+    """The long options `gh api` accepts (from its --help; cached per binary)."""
+    with _version_lock:
+        if path not in _flags_cache:
+            try:
+                out = subprocess.run([path, "api", "--help"], capture_output=True, timeout=20, env=env,
+                                     check=False).stdout
+            except (OSError, subprocess.TimeoutExpired):
+                out = b""
+            _flags_cache[path] = frozenset(re.findall(r"--[a-z][a-z-]+", out.decode("utf-8", "replace")))
+        return _flags_cache[path]
+
+
 def child_env(base: dict[str, str] | None = None) -> dict[str, str]:
     env = dict(os.environ if base is None else base)
     for name in _DROP_ENV:
@@ -288,7 +304,10 @@ class Gh:
         env = self._env()
         gh = check_gh(env).path
         host = hostname or self.hostname
-        argv = [gh, "api", *(["--hostname", host] if host else []), "-i", "--method", "GET", path]
+        # Newer gh refuses to print a body with terminal escape sequences (logs are full of colours) unless
+        # told it may; the body goes to a file, never to a terminal. gh 2.23 does not know the flag.
+        allow = ["--allow-escape-sequences"] if "--allow-escape-sequences" in api_flags(gh, env) else []
+        argv = [gh, "api", *(["--hostname", host] if host else []), "-i", *allow, "--method", "GET", path]
         what = f"GET {path}"
         start = dest.tell()
         attempt = 0

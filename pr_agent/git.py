@@ -8,6 +8,7 @@ error.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -90,3 +91,178 @@ class Git:
         """(name, fetch url) of every remote."""
         pairs = self.config_regexp(r"^remote\..*\.url$")
         return [(key[len("remote.") : -len(".url")], url) for key, url in pairs]
+
+    # -- read-only plumbing for merge analysis (never touches the working tree, index, HEAD or stash) --
+    def version(self) -> tuple[int, int, int]:
+        out = self.call("--version").stdout
+        m = re.search(r"(\d+)\.(\d+)(?:\.(\d+))?", out)
+        if not m:
+            return (0, 0, 0)
+        return (int(m[1]), int(m[2]), int(m[3] or 0))
+
+    def require_version(self, minimum: tuple[int, int, int], feature: str) -> tuple[int, int, int]:
+        have = self.version()
+        if have < minimum:
+            need = ".".join(map(str, minimum))
+            raise PrAgentError(
+                "git_too_old", f"git {'.'.join(map(str, have))} is too old for {feature}; it needs git {need}+.",
+                suggestion=f"Upgrade git to {need} or newer (https://git-scm.com/downloads), then run the same "
+                "command again.",
+                details={"git_version": ".".join(map(str, have)), "minimum": need, "feature": feature},
+                repair={"command": "git --version"})
+        return have
+
+    def rev_parse_commit(self, rev: str) -> str | None:
+        """The commit a revision names, or None when it does not exist."""
+        res = self.call("rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}")
+        return res.stdout.strip() or None if res.returncode == 0 else None
+
+    def fetch_into(self, remote: str, refspecs: list[str]) -> GitResult:
+        """Fetch ``src:dst`` refspecs into private refs only: no FETCH_HEAD, no remote-tracking update
+        (``--refmap=``), no tags, no submodules, no auto-gc. HEAD, index, worktree and stash are untouched."""
+        return self.call("-c", "gc.auto=0", "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--refmap=",
+                         "--no-recurse-submodules", "--no-auto-maintenance", "--end-of-options", remote, *refspecs)
+
+    def delete_refs(self, refs: list[str]) -> None:
+        for ref in refs:
+            self.call("update-ref", "--no-deref", "-d", ref)
+
+    def merge_tree(self, branch1: str, branch2: str) -> GitResult:
+        """``git merge-tree --write-tree -z --messages`` with the stage lines (needs git >= 2.38).
+
+        Writes only objects; a plain conflict style keeps the markers parseable whatever the config says."""
+        return self.call("-c", "merge.conflictStyle=merge", "merge-tree", "--write-tree", "-z", "--messages",
+                         branch1, branch2)
+
+    def merge_base(self, a: str, b: str) -> str | None:
+        res = self.call("merge-base", a, b)
+        return res.stdout.strip() or None if res.returncode == 0 else None
+
+    def renames(self, old: str, new: str) -> list[tuple[str, str]]:
+        """(old path, new path) of the renames between two commits."""
+        res = self.call("diff", "--no-ext-diff", "--name-status", "-M", "-z", old, new)
+        parts = res.stdout.split("\0") if res.returncode == 0 else []
+        out, i = [], 0
+        while i < len(parts) and parts[i]:
+            status = parts[i]
+            if status.startswith(("R", "C")) and i + 2 < len(parts):
+                if status.startswith("R"):
+                    out.append((parts[i + 1], parts[i + 2]))
+                i += 3
+            else:
+                i += 2
+        return out
+
+    def show(self, spec: str) -> str | None:
+        """The content of a blob (``<oid>`` or ``<tree-ish>:<path>``); None if it does not exist."""
+        res = self.call("cat-file", "blob", spec)
+        return res.stdout if res.returncode == 0 else None
+
+    def blob_size(self, oid: str) -> int | None:
+        res = self.call("cat-file", "-s", oid)
+        return int(res.stdout.strip()) if res.returncode == 0 and res.stdout.strip().isdigit() else None
+
+    def diff_blobs(self, old: str, new: str, context: int = 1) -> str:
+        res = self.call("diff", "--no-ext-diff", "--no-color", f"-U{context}", old, new)
+        return res.stdout if res.returncode in (0, 1) else ""
+
+    # -- read-only plumbing for stacked-PR analysis (writes at most unreferenced objects) --------------
+    def has_commit(self, oid: str) -> bool:
+        return self.call("cat-file", "-e", f"{oid}^{{commit}}").returncode == 0
+
+    def is_ancestor(self, ancestor: str, descendant: str) -> bool | None:
+        """True/False, or None when git cannot tell (a missing object)."""
+        rc = self.call("merge-base", "--is-ancestor", ancestor, descendant).returncode
+        return True if rc == 0 else False if rc == 1 else None
+
+    def log(self, *revs: str, max_count: int | None = None, first_parent: bool = False) -> list[LogEntry]:
+        """Commits of ``git log REVS`` (newest first): oid, parents, author, ISO date, unix date, subject."""
+        argv = ["log", "--no-color", "--format=%H%x00%P%x00%an%x00%ae%x00%aI%x00%at%x00%s%x1e"]
+        if first_parent:
+            argv.append("--first-parent")
+        if max_count is not None:
+            argv.append(f"--max-count={max_count}")
+        res = self.call(*argv, *revs, "--")
+        out = []
+        for record in res.stdout.split("\x1e") if res.returncode == 0 else []:
+            parts = record.strip("\n").split("\x00")
+            if len(parts) == 7:
+                out.append(LogEntry(parts[0], tuple(parts[1].split()), parts[2], parts[3], parts[4],
+                                    int(parts[5] or 0), parts[6]))
+        return out
+
+    def count(self, *revs: str) -> int | None:
+        res = self.call("rev-list", "--count", *revs, "--")
+        return int(res.stdout.strip()) if res.returncode == 0 and res.stdout.strip().isdigit() else None
+
+    def changed_files(self, old: str, new: str) -> list[str]:
+        res = self.call("diff", "--no-ext-diff", "--name-only", "-z", old, new, "--")
+        return [p for p in res.stdout.split("\0") if p] if res.returncode == 0 else []
+
+    def tree(self, rev: str) -> str | None:
+        res = self.call("rev-parse", "--verify", "--quiet", f"{rev}^{{tree}}")
+        return res.stdout.strip() or None if res.returncode == 0 else None
+
+    def merge_tree_names(self, ours: str, theirs: str) -> tuple[str | None, list[str], bool | None]:
+        """(result tree, conflicted paths, clean) of ``git merge-tree --write-tree`` (git >= 2.38);
+        clean is None when git could not merge at all (old git, bad ref, unrelated histories)."""
+        res = self.call("merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", ours, theirs)
+        parts = res.stdout.split("\0")
+        tree = parts[0].strip() if parts and re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", parts[0].strip()) else None
+        if tree is None or res.returncode not in (0, 1):
+            return None, [], None
+        names = [p for p in parts[1:] if p] if res.returncode == 1 else []
+        return tree, sorted(dict.fromkeys(names)), res.returncode == 0
+
+    def probe_commit(self, tree: str, parent: str) -> str | None:
+        """An unreferenced commit object (tree + one parent) used to steer merge-tree's merge base."""
+        res = self.call("-c", "user.name=gh-pr-agent", "-c", "user.email=gh-pr-agent@localhost", "commit-tree",
+                        "--no-gpg-sign", "-m", "gh-pr-agent conflict probe", "-p", parent, tree)
+        return res.stdout.strip() or None if res.returncode == 0 else None
+
+    def fetch_objects(self, remote: str, oids: list[str]) -> bool:
+        """Fetch commits by id into the object store only: no ref, FETCH_HEAD or remote-tracking update."""
+        batch = [] if os.environ.get("GIT_SSH_COMMAND") or self.config_get("core.sshCommand") else [
+            "-c", "core.sshCommand=ssh -o BatchMode=yes"]  # never wait for a passphrase or host-key prompt
+        res = self.call(*batch, "-c", "gc.auto=0", "fetch", "--quiet", "--no-tags", "--no-write-fetch-head",
+                        "--no-recurse-submodules", remote, *oids)
+        return res.returncode == 0
+
+    def worktrees(self) -> list[tuple[str, str | None]]:
+        """(path, checked-out ref or None) of every worktree of the repository."""
+        res = self.call("worktree", "list", "--porcelain")
+        out: list[tuple[str, str | None]] = []
+        for block in res.stdout.split("\n\n") if res.returncode == 0 else []:
+            fields = dict(line.partition(" ")[::2] for line in block.splitlines() if line)
+            if "worktree" in fields:
+                out.append((fields["worktree"], fields.get("branch")))
+        return out
+
+    def toplevel(self) -> str | None:
+        res = self.call("rev-parse", "--show-toplevel")
+        return res.stdout.strip() or None if res.returncode == 0 else None
+
+    def has_local_changes(self) -> bool:
+        res = self.call("status", "--porcelain", "--untracked-files=no")
+        return res.returncode == 0 and bool(res.stdout.strip())
+
+    def operation_in_progress(self) -> str | None:
+        """'rebase', 'merge', 'cherry-pick' or 'revert' when one is stopped half-way in this worktree."""
+        for name, marker in (("rebase", "rebase-merge"), ("rebase", "rebase-apply"), ("merge", "MERGE_HEAD"),
+                             ("cherry-pick", "CHERRY_PICK_HEAD"), ("revert", "REVERT_HEAD")):
+            res = self.call("rev-parse", "--git-path", marker)
+            path = Path(res.stdout.strip())
+            if res.returncode == 0 and (path if path.is_absolute() else self.cwd / path).exists():
+                return name
+        return None
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    oid: str
+    parents: tuple[str, ...]
+    author_name: str
+    author_email: str
+    date: str
+    timestamp: int
+    subject: str

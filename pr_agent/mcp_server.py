@@ -147,7 +147,19 @@ def build_server(tools: dict[str, Tool] | None = None, selection: dict[str, Any]
             mime_type="application/json",
             description="The server's contract: tools, what they never do, the error envelope.")])
 
+    job_logs = "get_failing_tests" in tools  # the job-log resource belongs to that tool
+
+    async def list_resource_templates(ctx: Any, params: Any) -> types.ListResourceTemplatesResult:
+        from pr_agent.tools.checks_view import JOB_LOG_DESCRIPTION, JOB_LOG_TEMPLATE
+
+        templates = [types.ResourceTemplate(name="job-log", title="Full log of a GitHub Actions job",
+                                            uri_template=JOB_LOG_TEMPLATE, mime_type="text/plain",
+                                            description=JOB_LOG_DESCRIPTION)] if job_logs else []
+        return types.ListResourceTemplatesResult(resource_templates=templates)
+
     async def read_resource(ctx: Any, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+        if job_logs and str(params.uri).startswith("pr-agent://job-log/"):
+            return await _job_log_resource(str(params.uri))
         if str(params.uri) != CAPABILITIES_URI:
             raise MCPError(-32602, f"Unknown resource: {params.uri}", {"uri": str(params.uri),
                                                                         "known": [CAPABILITIES_URI]})
@@ -155,7 +167,28 @@ def build_server(tools: dict[str, Tool] | None = None, selection: dict[str, Any]
             uri=CAPABILITIES_URI, mime_type="application/json", text=_text(capabilities(tools, selection)))])
 
     return Server("gh-pr-agent", version=__version__, instructions=instructions(tools), on_list_tools=list_tools,
-                  on_call_tool=call_tool, on_list_resources=list_resources, on_read_resource=read_resource)
+                  on_call_tool=call_tool, on_list_resources=list_resources, on_read_resource=read_resource,
+                  on_list_resource_templates=list_resource_templates)
+
+
+async def _job_log_resource(uri: str) -> types.ReadResourceResult:
+    """pr-agent://job-log/[HOST/]OWNER/REPO/JOB_ID: the job's full log, fetched through gh."""
+    from pr_agent.tools.checks_view import JOB_LOG_TEMPLATE, parse_job_log_uri, read_job_log
+
+    parsed = parse_job_log_uri(uri)
+    if parsed is None:
+        raise MCPError(-32602, f"Not a job-log URI: {uri} (expected {JOB_LOG_TEMPLATE})", {"uri": uri})
+    owner, repo, job_id, host = parsed
+    call_ctx = Context()
+    try:
+        text = await anyio.to_thread.run_sync(lambda: read_job_log(call_ctx, owner, repo, job_id, host),
+                                              abandon_on_cancel=True)
+    except PrAgentError as err:
+        raise MCPError(-32002 if err.code == "not_found" else -32603, err.human(), err.envelope()["error"]) from None
+    except anyio.get_cancelled_exc_class():
+        call_ctx.cancel.set()
+        raise
+    return types.ReadResourceResult(contents=[types.TextResourceContents(uri=uri, mime_type="text/plain", text=text)])
 
 
 def _progress_sender(ctx: Any) -> Any:

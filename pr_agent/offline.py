@@ -1,8 +1,9 @@
-"""Offline helpers that read a saved file instead of GitHub: `parse-review` (and later `parse-log`)."""
+"""Offline helpers that read a saved file instead of GitHub: `parse-review` and `parse-log`."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -76,5 +77,88 @@ def parse_review(file: str, author: str | None, as_json: bool) -> None:
             _print_json(out)
         else:
             sys.stdout.write(render_review(out))
+
+    run_guarded(as_json, go)
+
+
+# The runners of pr_agent.ci.parsers.HINTS, spelled out so the CLI starts without importing the parsers
+# (tests/unit/test_offline.py keeps the two equal).
+LOG_FORMATS = ("auto", "pytest", "unittest", "jest", "vitest", "mocha", "go", "cargo", "nextest", "rspec", "phpunit",
+               "dotnet", "junit", "gradle", "maven")
+
+
+def log_lines(path: str) -> Iterator[str]:
+    """Lines of a saved log (or '-' for stdin), streamed; invalid UTF-8 is replaced, never fatal."""
+    if path == "-":
+        for raw in sys.stdin.buffer:
+            yield raw.decode("utf-8", "replace")
+        return
+    try:
+        fh = open(path, "rb")  # noqa: SIM115 (closed below; a generator)
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError) as exc:
+        raise PrAgentError("file_not_found", f"Cannot read {path}: {exc.strerror or exc}.",
+                           suggestion="Pass the path of a saved log, or - to read standard input.",
+                           details={"field": "FILE", "value": path}) from None
+    with fh:
+        for raw in fh:
+            yield raw.decode("utf-8", "replace")
+
+
+def parse_log_output(lines: Iterable[str], fmt: str = "auto") -> tuple[dict[str, Any], list[str]]:
+    """The ``parse-log --json`` object, and the decisive lines of a non-test failure (for the text view)."""
+    from pr_agent.ci.parsers import parse_log
+
+    parsed = parse_log(lines, hint=None if fmt == "auto" else fmt)
+    ntf = parsed.non_test_failure
+    out = {
+        "format": fmt if fmt != "auto" else (",".join(parsed.runners_detected) or "unknown"),
+        "failures": [{"test_name": f.test_name, "file_path": f.file_path, "line_number": f.line_number,
+                      "error_message": f.error_message, "confidence": f.confidence} for f in parsed.failures],
+        "non_test_failure": ntf.summary if ntf else None,
+        "passed_count": parsed.passed_count,
+        "failed_count": parsed.failed_count,
+    }
+    return out, list(ntf.decisive_lines) if ntf else []
+
+
+def render_log(out: dict[str, Any], decisive: list[str]) -> str:
+    from pr_agent.textsafe import one_line, terminal_safe
+
+    counts = ", ".join(f"{n} {k}" for k, n in (("passed", out["passed_count"]), ("failed", out["failed_count"]))
+                       if n is not None)
+    lines = [f"format: {out['format']}; {len(out['failures'])} failing test(s)" + (f" ({counts})" if counts else "")]
+    for f in out["failures"]:
+        where = f["file_path"] + (f":{f['line_number']}" if f["line_number"] else "") if f["file_path"] else ""
+        lines.append(terminal_safe(f"● {f['test_name']}" + (f"  ({where})" if where else "")))
+        lines.append("    " + terminal_safe(one_line(f["error_message"], 160)))
+    if out["non_test_failure"]:
+        lines.append(terminal_safe(f"not a test failure: {out['non_test_failure']}"))
+        lines += ["    | " + terminal_safe(one_line(t, 160)) for t in decisive]
+    return "\n".join(lines) + "\n"
+
+
+@click.command("parse-log")
+@click.argument("file", metavar="FILE")
+@click.option("--format", "fmt", type=click.Choice(LOG_FORMATS), default="auto", show_default=True,
+              help="The test runner that wrote the log; auto detects it.")
+@click.option("--json", "as_json", is_flag=True,
+              help='Print {"format", "failures": [{test_name, file_path, line_number, error_message, confidence}], '
+              '"non_test_failure": str|null, "passed_count": int|null, "failed_count": int|null}.')
+def parse_log_command(file: str, fmt: str, as_json: bool) -> None:
+    """Parse a saved CI log (- for stdin) into its failing tests, or the reason it failed without one.
+
+    Works offline, on a raw GitHub Actions job log (timestamps, colours) or plain runner output: pytest,
+    unittest, jest, vitest, mocha, go test (plain and -json), cargo test, nextest, rspec, phpunit, dotnet
+    test, JUnit XML, Gradle and Maven. A job that failed to compile, lint, install dependencies, ran out of
+    memory or timed out is reported as a non-test failure.
+    """
+    from pr_agent.cli import _print_json, run_guarded
+
+    def go() -> None:
+        out, decisive = parse_log_output(log_lines(file), fmt)
+        if as_json:
+            _print_json(out)
+        else:
+            sys.stdout.write(render_log(out, decisive))
 
     run_guarded(as_json, go)

@@ -45,6 +45,8 @@ def stored(default: Any, description: str, **kw: Any) -> Any:
 
 
 def _show(value: Any) -> str:
+    if value is None:
+        return "decided by the tool"
     if isinstance(value, bool):
         return str(value).lower()
     return repr(value) if isinstance(value, str) else str(value)
@@ -63,6 +65,20 @@ class Annotations:
 
 
 @dataclass(frozen=True)
+class CliExtra:
+    """A CLI-only option of a tool's command, not part of the MCP tool. When the option is given,
+    ``run(ctx, arguments, value)`` answers instead of the tool (it prints its own output) and returns
+    the exit code; ``arguments`` are the tool arguments given on the same command line."""
+
+    flag: str
+    dest: str
+    help: str
+    run: Callable[[Context, dict[str, Any], Any], int]
+    metavar: str = "VALUE"
+    type: Any = str
+
+
+@dataclass(frozen=True)
 class Tool:
     name: str
     title: str
@@ -75,9 +91,10 @@ class Tool:
     cli_help: str
     render: Callable[[dict[str, Any]], str]
     cli_options: dict[str, str] = field(default_factory=dict)  # field -> "--flag" override
-    cli_positional: str | None = "pr"
+    cli_positional: str | tuple[str, ...] | None = "pr"  # field(s) taken as positional CLI arguments
     exit_code: Callable[[dict[str, Any]], int] = lambda _out: EXIT_OK
     exit_codes_help: str = ""
+    cli_extra: tuple[CliExtra, ...] = ()  # CLI-only options (not part of the MCP tool)
 
     def input_schema(self) -> dict[str, Any]:
         return publishable_schema(self.input_model)

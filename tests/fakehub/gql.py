@@ -2,7 +2,7 @@
 
 Answers like GitHub: HTTP 200 with ``{"data": ..., "errors": [{"type"?, "path", "locations", "message"}]}``;
 validation and limit errors come without ``data``. A selected field that fakehub does not serve gives
-HTTP 501 ``{"message": "fakehub: no resolver for PullRequest.mergeable"}`` and lands in ``hub.unhandled``.
+HTTP 501 ``{"message": "fakehub: no resolver for PullRequest.milestone"}`` and lands in ``hub.unhandled``.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from typing import Any
 
 from graphql import GraphQLResolveInfo
 
+from . import ext_ci, ext_merge, ext_stack
 from .scenario import REACTIONS, node_id
 from .world import Located, World
 
@@ -107,6 +108,8 @@ class Views:
                                  "name": repo["default_branch"], "prefix": "refs/heads/"},
             "pullRequest": lambda info, number: self._pull_request(repo, number),
             "pullRequests": lambda info, **a: self._pull_requests(repo, **a),
+            **ext_merge.repo_fields(repo),
+            **ext_stack.repo_fields(self, repo),
             **repo["graphql_extra"],
         }
 
@@ -152,6 +155,9 @@ class Views:
                  and (author is None or r["author"] == author)], lambda r: self.review(repo, pr, r), **a),
             "comments": lambda info, orderBy=None, **a: connection(
                 pr["issue_comments"], lambda c: self.issue_comment(repo, pr, c), **a),
+            **ext_merge.pr_fields(self, repo, pr),
+            **ext_stack.pr_fields(self, repo, pr),
+            **ext_ci.pr_fields(self, repo, pr),
             **pr["graphql_extra"],
         }
 

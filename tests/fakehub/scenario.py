@@ -14,6 +14,8 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from . import ext_ci, ext_stack
+from .ext_merge import normalize_branch_rules, normalize_pull
 from .spec import (
     ASSOCIATIONS,
     DEFAULT_PR_TIME,
@@ -137,6 +139,8 @@ def _repo(repo: dict[str, Any], where: str, sc: dict[str, Any], ids: _Ids, seen:
     repo["description"] = repo.get("description")
     repo["created_at"] = repo.get("created_at") or "2024-01-15T08:00:00Z"
     repo["graphql_extra"] = repo.get("graphql_extra") or {}
+    repo["branch_rules"] = normalize_branch_rules(repo.get("branch_rules"), repo, where)
+    ext_stack.normalize_repo(repo, where)
     prs, numbers = [], set()
     for i, pr in enumerate(repo.get("pull_requests") or []):
         w = f"{where}.pull_requests[{i}]"
@@ -177,6 +181,8 @@ def _pull(pr: dict[str, Any], where: str, repo: dict[str, Any], sc: dict[str, An
 
     pr["graphql_extra"] = pr.get("graphql_extra") or {}
     pr["rest_extra"] = pr.get("rest_extra") or {}
+    normalize_pull(pr, where, lambda login: fill_user(sc, login))
+    ext_ci.normalize(pr, where)
     pr["viewer_pending_review"] = bool(pr.get("viewer_pending_review"))
     reviews = [check(r, "review", f"{where}.reviews[{i}]") for i, r in enumerate(pr.get("reviews") or [])]
     for i, r in enumerate(reviews):
@@ -239,6 +245,7 @@ def _pull(pr: dict[str, Any], where: str, repo: dict[str, Any], sc: dict[str, An
         pr["closed_at"] = pr["updated_at"]
     if pr["state"] == "MERGED" and not pr["merged_at"]:
         pr["merged_at"] = pr["closed_at"]
+    ext_stack.normalize_pull(pr, where, repo, lambda login: fill_user(sc, login))
     return pr
 
 

@@ -34,12 +34,18 @@ SPEC: dict[str, dict[str, Any]] = {
     "rate_limit": {"limit": int, "remaining": int, "used": int, "reset": int},
     "repository": {"owner": str, "name": str, "id": int, "node_id": str, "default_branch": str,
                    "viewer_permission": str, "private": bool, "description": str, "created_at": str,
-                   "pull_requests": list, "graphql_extra": dict},
+                   "pull_requests": list, "graphql_extra": dict,
+                   "branch_rules": dict,  # branch_rules: ext_merge
+                   "commits": list, "branches": dict},  # commits, branches: ext_stack
     "pull_request": {"number": int, "id": int, "node_id": str, "title": str, "body": str, "state": str,
                      "draft": bool, "author": str, "author_association": str, "head_ref": str,
                      "base_ref": str, "head_sha": str, "base_sha": str, "created_at": str, "updated_at": str,
                      "closed_at": str, "merged_at": str, "viewer_pending_review": bool, "threads": list,
-                     "reviews": list, "issue_comments": list, "graphql_extra": dict, "rest_extra": dict},
+                     "reviews": list, "issue_comments": list, "graphql_extra": dict, "rest_extra": dict,
+                     "checks": list, "merge_state": dict,  # checks, merge_state: ext_merge
+                     "commits": list, "merge_commit": str, "head_ref_deleted": bool,
+                     "timeline": list,  # commits, merge_commit, head_ref_deleted, timeline: ext_stack
+                     "ci": dict},  # ci: ext_ci
     "thread": {"id": str, "path": str, "line": int, "start_line": int, "original_line": int,
                "original_start_line": int, "diff_side": str, "start_diff_side": str, "subject_type": str,
                "resolved": bool, "resolved_by": str, "outdated": bool, "collapsed": bool,

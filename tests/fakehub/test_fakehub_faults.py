@@ -118,9 +118,9 @@ def test_unknown_routes_and_fields_are_loud(make_hub, gh_path) -> None:
     proc = hub.run_gh(gh_path, "api", "repos/acme/widgets/branches")
     assert proc.returncode == 1
     assert proc.stderr.strip() == "gh: fakehub: no route for GET /repos/acme/widgets/branches (HTTP 501)"
-    query = '{ repository(owner:"acme",name:"widgets"){ pullRequest(number:42){ mergeable } } }'
+    query = '{ repository(owner:"acme",name:"widgets"){ pullRequest(number:42){ milestone { title } } } }'
     proc = hub.run_gh(gh_path, "api", "graphql", "-f", f"query={query}")
-    assert proc.returncode == 1 and "no resolver for PullRequest.mergeable" in proc.stderr
+    assert proc.returncode == 1 and "no resolver for PullRequest.milestone" in proc.stderr
     assert [(r.method, r.path, r.status) for r in hub.unhandled] == [
         ("GET", "/repos/acme/widgets/branches", 501), ("POST", "/graphql", 501)]
 

@@ -1,0 +1,137 @@
+"""What the benchmark measures: one entry per tool (append yours; see bench/README.md, "Adding a tool").
+
+- ``CASES``: tool calls against the large PR in fakehub. Figures 1 (round trips vs floor), 2 (latency vs
+  critical-path floor) and, with ``items_key``, 5 (output bytes per item).
+- ``LOG_TOOLS``: commands that read a saved CI log. Figure 3 (throughput and peak RSS vs ``grep -c``).
+- ``REFERENCE``: what a user would otherwise run (gh's own commands). Figure 6.
+
+A case whose MCP tool (or CLI command) is not registered yet is reported as "not yet available", so an
+entry can be appended before its tool lands and fills in by itself when it does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench import floors
+from bench.floors import Floor
+from bench.scenarios import NUMBER, OWNER, REPO, pr_ref
+
+
+@dataclass
+class BenchCtx:
+    """What a case's ``plan`` may look at: the live fakehub world and the large PR in it."""
+
+    hub: Any  # tests.fakehub.FakeHub
+    size: str
+    workdir: Path
+    taken: set[str] = field(default_factory=set)
+    extra: dict[str, Any] = field(default_factory=dict)  # for prepare() hooks (e.g. a git clone's path)
+
+    @property
+    def ref(self) -> str:
+        return pr_ref()
+
+    @property
+    def viewer(self) -> str:
+        return str(self.hub.world.data["viewer"]["login"])
+
+    def pr(self, number: int = NUMBER) -> dict[str, Any]:
+        return self.hub.world.pull_request(f"{OWNER}/{REPO}", number)
+
+    def take_thread(self, from_end: bool = False) -> tuple[int, dict[str, Any]]:
+        """An unresolved thread of one page of comments that no earlier run used (runs that write
+        need fresh state): the first such thread, or the last (worst case for a scan)."""
+        threads = list(enumerate(self.pr()["threads"]))
+        for k, t in reversed(threads) if from_end else threads:
+            if not t["resolved"] and t["id"] not in self.taken and len(t["comments"]) <= floors.PAGE:
+                self.taken.add(t["id"])
+                return k, t
+        raise RuntimeError("bench: the scenario ran out of unresolved threads for write runs")
+
+
+@dataclass(frozen=True)
+class Call:
+    argv: list[str]  # after `gh-pr-agent`; include --json
+    floor: Floor
+    mcp_args: dict[str, Any] | None = None  # the same call as MCP arguments (figure 5 measures the MCP result)
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str  # row label
+    tool: str  # MCP tool name: the row says "not yet available" until the registry has it
+    plan: Callable[[BenchCtx], Call]  # called once per run (write cases pick fresh objects each time)
+    items_key: str | None = None  # figure 5: the list in the JSON output whose items are measured
+    detail: bool = False  # figure 5: compare --detail concise and full
+    paged: bool = False  # figure 5 walks nextCursor (--cursor) to the last page
+    prepare: Callable[[BenchCtx], None] | None = None  # once per hub, e.g. make a git clone for stack tools
+
+
+def _comments(ctx: BenchCtx) -> Call:
+    return Call(["comments", ctx.ref, "--json"], floors.feedback_fetch(ctx.pr(), ctx.viewer), {"pr": ctx.ref})
+
+
+def _resolve(ctx: BenchCtx) -> Call:
+    _, t = ctx.take_thread()
+    return Call(["resolve", ctx.ref, "--thread", t["id"], "--when-reviewer-spoke-last", "resolve", "--json"],
+                floors.resolve_thread(reply=False))
+
+
+def _resolve_reply(ctx: BenchCtx) -> Call:
+    _, t = ctx.take_thread()
+    return Call(["resolve", ctx.ref, "--thread", t["id"], "--reply", "Fixed in 4f2a9c1, thanks.", "--json"],
+                floors.resolve_thread(reply=True))
+
+
+def _resolve_by_comment(ctx: BenchCtx) -> Call:
+    k, t = ctx.take_thread(from_end=True)
+    return Call(["resolve", ctx.ref, "--comment", str(t["comments"][0]["id"]), "--when-reviewer-spoke-last",
+                 "resolve", "--json"], floors.resolve_by_comment(ctx.pr(), k))
+
+
+CASES: list[Case] = [
+    Case("comments", "find_unresolved_comments", _comments, items_key="comments", detail=True, paged=True),
+    Case("resolve --thread", "resolve_review_thread", _resolve),
+    Case("resolve --thread --reply", "resolve_review_thread", _resolve_reply),
+    Case("resolve --comment (last page)", "resolve_review_thread", _resolve_by_comment),
+    # Append the tools still being built here, one Case each (bench/README.md shows each entry).
+]
+
+
+@dataclass(frozen=True)
+class LogTool:
+    id: str
+    cli: str  # CLI command name: "not yet available" until `gh-pr-agent <cli> --help` succeeds
+    argv: Callable[[Path], list[str]]  # after `gh-pr-agent`, for the generated log file
+    failures_key: str = "failures"  # list of failures in the JSON output
+    test_name_key: str = "test_name"
+
+
+# PLACEHOLDER: parse-log is being built by another engineer. Until `gh-pr-agent parse-log --help` works,
+# figure 3 reports "not yet available" for it and measures only the grep floor on the same file.
+LOG_TOOLS: list[LogTool] = [
+    LogTool("parse-log", "parse-log", lambda log: ["parse-log", str(log), "--json"]),
+]
+
+
+@dataclass(frozen=True)
+class Reference:
+    id: str
+    argv: list[str]  # gh arguments
+    compare_with: str | None = None  # the Case id answering the same question
+    count: Callable[[Any], int] | None = None  # items in gh's JSON output (for bytes per item)
+
+
+REFERENCE: list[Reference] = [
+    Reference("gh pr view --json reviews,comments",
+              ["pr", "view", str(NUMBER), "-R", f"{OWNER}/{REPO}", "--json", "reviews,comments"], "comments",
+              lambda out: len(out.get("reviews", [])) + len(out.get("comments", []))),
+    Reference("gh pr view --json comments",
+              ["pr", "view", str(NUMBER), "-R", f"{OWNER}/{REPO}", "--json", "comments"], "comments",
+              lambda out: len(out.get("comments", []))),
+    Reference("gh pr checks", ["pr", "checks", str(NUMBER), "-R", f"{OWNER}/{REPO}"], None),
+]

@@ -1,0 +1,183 @@
+"""Turn a CI look (:class:`~pr_agent.ci.watch.Outcome`) into get_failing_tests' answer (pure)."""
+
+from __future__ import annotations
+
+import shlex
+from collections import Counter
+from datetime import datetime
+from typing import Any
+
+from pr_agent.ci.analyze import Analysis, step_url
+from pr_agent.ci.rollup import Check, counts
+from pr_agent.ci.watch import Outcome
+from pr_agent.refs import PRRef
+
+MAX_PRIORITY = 10
+MAX_COMMANDS = 20
+
+
+def job_log_uri(ref: PRRef, job_id: int) -> str:
+    """The MCP resource holding one job's full (cleaned) log."""
+    host = f"{ref.host}/" if ref.host and ref.host != "github.com" else ""
+    return f"pr-agent://job-log/{host}{ref.owner}/{ref.repo}/{job_id}"
+
+
+def job_log_command(ref: PRRef, job_id: int) -> str:
+    return f"gh pr-agent checks {shlex.quote(ref.qualified)} --log {job_id}"
+
+
+def check_kind(check: Check) -> str:
+    if check.kind == "status_context":
+        return "status"
+    if check.kind == "missing":
+        return "missing"
+    return "github_actions" if check.app == "github-actions" or check.run_id is not None else "check_run"
+
+
+def status_of(out: Outcome) -> str:
+    r = out.snapshot.rollup
+    if r.in_bucket("failed"):
+        return "failed"
+    pending = r.in_bucket("pending")
+    if pending:
+        return "running" if any(c.state == "IN_PROGRESS" for c in pending) else "pending"
+    if not r.checks:
+        return "pending" if out.started_recently else "unknown"
+    return "cancelled" if r.in_bucket("cancelled") else "passed"
+
+
+def _seconds(start: str | None, end: str | None) -> int | None:
+    try:
+        a = datetime.fromisoformat(str(start).replace("Z", "+00:00"))
+        b = datetime.fromisoformat(str(end).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return max(0, int((b - a).total_seconds()))
+
+
+def workflow_runs(checks: list[Check]) -> list[dict[str, Any]]:
+    """One entry per Actions workflow run, from its check runs (earliest start, latest completion)."""
+    runs: dict[int, list[Check]] = {}
+    for c in checks:
+        if c.run_id is not None:
+            runs.setdefault(c.run_id, []).append(c)
+    out = []
+    for run_id, members in runs.items():
+        starts = [c.started_at for c in members if c.started_at]
+        done = all(c.bucket != "pending" for c in members)
+        ends = [c.completed_at for c in members if c.completed_at]
+        info: dict[str, Any] = {"workflow_name": members[0].workflow or members[0].name, "run_id": run_id,
+                                "started_at": min(starts) if starts else ""}
+        if done and ends:
+            info["completed_at"] = max(ends)
+            info["duration_seconds"] = _seconds(info["started_at"], info["completed_at"]) if starts else None
+        out.append(info)
+    return out
+
+
+def check_view(check: Check, full: bool) -> dict[str, Any]:
+    view: dict[str, Any] = {"name": check.display_name, "kind": check_kind(check), "state": check.state,
+                            "bucket": check.bucket, "required": check.required, "url": check.url}
+    if check.check_run_id is not None and check_kind(check) == "github_actions":
+        view["job_id"] = check.check_run_id
+    if full:
+        view.update(description=check.description, started_at=check.started_at, completed_at=check.completed_at)
+    return view
+
+
+def failed_check_view(a: Analysis, ref: PRRef, full: bool) -> dict[str, Any]:
+    c = a.check
+    view: dict[str, Any] = {"check_name": c.display_name, "kind": check_kind(c), "state": c.state,
+                            "required": c.required, "url": a.job_url or c.url, "test_failures": len(a.failures),
+                            "non_test_failure": a.non_test, "note": a.note}
+    if a.is_actions and a.job_id is not None:
+        view.update(job_id=a.job_id, run_id=c.run_id, log_url=step_url(a.job_url, a.step) or None,
+                    full_log_command=job_log_command(ref, a.job_id), full_log_resource=job_log_uri(ref, a.job_id))
+        if a.step is not None:
+            view.update(failed_step=a.step.name, failed_step_number=a.step.number)
+    if full:
+        view.update(log_excerpt=a.excerpt or None, annotations=a.annotations or None, slice_method=a.slice_method)
+    return view
+
+
+def sorted_failures(analyses: list[Analysis]) -> list[dict[str, Any]]:
+    """Every failure with its page key (check, job, position in the job)."""
+    out = []
+    for a in sorted(analyses, key=lambda a: (not a.check.required, a.check.display_name, a.check.check_run_id or 0)):
+        for i, f in enumerate(a.failures):
+            out.append({**f, "_key": [int(not a.check.required), a.check.display_name, a.check.check_run_id or 0, i]})
+    return out
+
+
+def _where(f: dict[str, Any]) -> str:
+    if not f.get("file_path"):
+        return ""
+    return f" at {f['file_path']}" + (f":{f['line_number']}" if f.get("line_number") else "")
+
+
+def priority(analyses: list[Analysis], page: list[dict[str, Any]], all_failures: list[dict[str, Any]]
+             ) -> list[dict[str, Any]]:
+    """Non-test failures first (nothing else in that job could run), then the page's test failures, with
+    the facts that make one matter more: a required check, an error shared with other failures."""
+    out: list[dict[str, Any]] = []
+    for a in analyses:
+        if a.non_test and not a.failures:
+            kind = a.non_test["kind"]
+            req = " in a required check" if a.check.required else ""
+            out.append({"test": a.check.display_name,
+                        "reason": f"{kind.replace('_', ' ')}{req}: {a.non_test['summary']} — the job's tests did "
+                        "not run or their results are unknown until this is fixed"})
+    shared = Counter(f["error_message"] for f in all_failures)
+    required = {a.check.display_name for a in analyses if a.check.required}
+    for f in page:
+        bits = []
+        if f["check_name"] in required:
+            bits.append("required check")
+        others = shared[f["error_message"]] - 1
+        if others > 0:
+            bits.append(f"same error as {others} other failure{'s' if others > 1 else ''}")
+        bits.append(f"failed in {f['check_name']}{_where(f)}")
+        out.append({"test": f["test_name"], "reason": "; ".join(bits)})
+    return out[:MAX_PRIORITY]
+
+
+def summary(out: Outcome, status: str, total_failures: int) -> str:
+    r = out.snapshot.rollup
+    n = counts(r.checks)
+    if not r.checks:
+        return ("No CI checks reported yet for the head commit (CI may not have started)." if status == "pending"
+                else "No CI checks configured: nothing reported for the head commit.")
+    parts = []
+    if total_failures:
+        with_tests = {f for a in out.analyses for f in [a.check.display_name] if a.failures}
+        parts.append(f"{total_failures} test{'s' if total_failures != 1 else ''} failed in "
+                     f"{len(with_tests)} check{'s' if len(with_tests) != 1 else ''} ({', '.join(sorted(with_tests))})")
+    non_test = [a for a in out.analyses if a.non_test and not a.failures]
+    for a in non_test:
+        parts.append(f"{a.check.display_name} failed without a test failure ({a.non_test['kind']})")  # type: ignore[index]
+    other = [a.check.display_name for a in out.analyses if not a.failures and not a.non_test]
+    if other:
+        parts.append(f"failed without details here (see the link): {', '.join(other[:5])}"
+                     + (", …" if len(other) > 5 else ""))
+    if n["cancelled"]:
+        parts.append(f"{n['cancelled']} cancelled")
+    if n["pending"]:
+        parts.append(f"{n['pending']} still pending")
+    parts.append(f"{n['passed']} passed")
+    text = "; ".join(parts) + "."
+    if status == "passed":
+        text = f"All {len(r.checks)} checks passed."
+    return text[0].upper() + text[1:]
+
+
+def poll_info(out: Outcome, status: str, retry_after: int) -> dict[str, Any] | None:
+    if status not in ("pending", "running") and not (status == "failed" and out.snapshot.rollup.in_bucket("pending")):
+        return None
+    pending = out.snapshot.rollup.in_bucket("pending")
+    names = ", ".join(c.display_name for c in pending[:5]) + (", …" if len(pending) > 5 else "")
+    if not pending:
+        msg = f"No checks reported yet; check back in {retry_after}s."
+    else:
+        msg = f"CI still running ({len(pending)} of {len(out.snapshot.rollup.checks)} checks pending: {names}); " \
+              f"check back in {retry_after}s, or call with wait=true."
+    return {"message": msg, "retry_after_seconds": retry_after}

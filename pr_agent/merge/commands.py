@@ -1,0 +1,38 @@
+"""Next-step commands, every argument shell-quoted. Only numbers, ids, logins, branch names and the
+repository appear in them — never text written by others."""
+
+from __future__ import annotations
+
+import shlex
+
+from pr_agent.refs import PRRef
+
+
+def join(argv: list[str]) -> str:
+    return " ".join(shlex.quote(a) for a in argv)
+
+
+def repo_arg(ref: PRRef) -> str:
+    return f"{ref.host}/{ref.full_name}" if ref.host and ref.host != "github.com" else ref.full_name
+
+
+def gh_pr(ref: PRRef, sub: str, *args: str) -> str:
+    """``gh pr SUB N --repo OWNER/REPO ARGS…``"""
+    return join(["gh", "pr", sub, str(ref.number), "--repo", repo_arg(ref), *args])
+
+
+def pr_agent(cli_name: str, ref: PRRef, *args: str) -> str:
+    """``gh pr-agent CLI OWNER/REPO#N ARGS…``"""
+    return join(["gh", "pr-agent", cli_name, ref.qualified, *args])
+
+
+def gh_run(ref: PRRef, sub: str, run_id: int, *args: str) -> str:
+    return join(["gh", "run", sub, str(run_id), "--repo", repo_arg(ref), *args])
+
+
+def update_branch(ref: PRRef) -> str:
+    """Merge the base into the PR branch on GitHub (REST; works with every gh version)."""
+    argv = ["gh", "api"]
+    if ref.host and ref.host != "github.com":
+        argv += ["--hostname", ref.host]
+    return join([*argv, "--method", "PUT", f"repos/{ref.full_name}/pulls/{ref.number}/update-branch"])

@@ -1,0 +1,234 @@
+"""The conflicting files of a PR, computed in a local clone without touching the user's checkout.
+
+The PR head (``refs/pull/N/head``) and the base branch are fetched into private refs
+(``refs/gh-pr-agent/<id>/…``; no FETCH_HEAD, no remote-tracking update), merged in memory with
+``git merge-tree --write-tree`` (writes objects only: HEAD, index, working tree and stash are never
+touched), described, and the private refs are deleted again.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pr_agent.errors import PrAgentError
+from pr_agent.git import Git
+from pr_agent.merge.conflicts import (
+    FileConflict,
+    MergeTreeError,
+    apply_renames,
+    clip,
+    conflict_hunks,
+    diff_body,
+    group_conflicts,
+    parse_merge_tree,
+)
+from pr_agent.refs import PRRef, parse_remote_url
+
+MIN_GIT = (2, 38, 0)
+MAX_DETAILED = 50  # files with previews; the rest are listed with their type only
+_PRIORITY = {"upstream": 3, "github": 2, "origin": 1}
+
+
+def matching_remote(git: Git, ref: PRRef) -> str | None:
+    """The remote of this clone that points at the PR's repository (gh's remote priority on ties)."""
+    found = []
+    for name, url in git.remotes():
+        spec = parse_remote_url(url)
+        if spec and spec.owner.lower() == ref.owner.lower() and spec.repo.lower() == ref.repo.lower():
+            found.append(name)
+    found.sort(key=lambda n: -_PRIORITY.get(n, 0))
+    return found[0] if found else None
+
+
+def open_clone(ref: PRRef, repo_path: str | None, cwd_git: Git) -> tuple[Git, str] | None:
+    """(git, remote) of the clone to use; None when not in a clone of the PR's repository (and no
+    --repo-path was given). An explicit --repo-path that does not fit is an error."""
+    if repo_path is None:
+        if not cwd_git.is_repo():
+            return None
+        remote = matching_remote(cwd_git, ref)
+        return (cwd_git, remote) if remote else None
+    path = Path(repo_path).expanduser()
+    git = Git(path)
+    if not path.is_dir() or not git.is_repo():
+        raise PrAgentError("not_a_git_repository", f"{repo_path} is not a git clone.",
+                           suggestion=f"Pass the path of a clone of {ref.full_name}, or omit repo_path.",
+                           details={"field": "repo_path", "value": repo_path})
+    remote = matching_remote(git, ref)
+    if not remote:
+        raise PrAgentError(
+            "clone_mismatch", f"No remote of {repo_path} points at {ref.full_name}.",
+            suggestion=f"Add one (git remote add upstream https://{ref.host or 'github.com'}/{ref.full_name}.git) "
+            "or pass the path of a clone of that repository.",
+            details={"field": "repo_path", "value": repo_path, "remotes": [n for n, _ in git.remotes()]},
+            repair={"command": f"git -C {shlex.quote(repo_path)} remote -v"})
+    return git, remote
+
+
+@dataclass
+class LocalResult:
+    repo_path: str
+    remote: str
+    base_branch: str
+    base_sha: str
+    head_sha: str
+    merge_base: str | None
+    git_version: str
+    tree: str
+    conflicts: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _fetch(git: Git, remote: str, ref: PRRef, base: str, private: str, field: str) -> None:
+    specs = [f"+refs/pull/{ref.number}/head:{private}/head", f"+refs/heads/{base}:{private}/base"]
+    res = git.fetch_into(remote, specs)
+    if res.returncode == 0:
+        return
+    err = res.stderr.strip()
+    if "couldn't find remote ref" in err:
+        missing = err.split("couldn't find remote ref", 1)[1].strip().splitlines()[0]
+        if missing.startswith("refs/pull/"):
+            raise PrAgentError(
+                "ref_not_found", f"Remote {remote!r} has no {missing} (a mirror or fork rather than "
+                f"{ref.full_name} on GitHub, or a PR whose head is gone?).", suggestion=f"Check `git ls-remote "
+                f"{remote} {missing}`; point a remote at {ref.full_name} or pass a clone of it as repo_path.",
+                details={"remote": remote, "ref": missing}, repair={"command": "git remote -v"})
+        raise PrAgentError(
+            "ref_not_found", f"Branch {base!r} does not exist on remote {remote!r}.",
+            suggestion="Check the branch name (git ls-remote --heads REMOTE) and call again.",
+            details={"field": field, "value": base, "remote": remote},
+            repair={"command": f"git ls-remote --heads {shlex.quote(remote)}"})
+    raise PrAgentError("git_failed", f"git fetch from {remote!r} failed: {err[:300]}",
+                       suggestion="Check your network and that `git fetch` works in this clone, then retry.",
+                       details={"remote": remote, "git_stderr": err[:500]}, temporary=True,
+                       repair={"command": f"git fetch {shlex.quote(remote)}"})
+
+
+def analyze(git: Git, remote: str, ref: PRRef, base: str, *, field: str = "target_branch") -> LocalResult:
+    """``field`` names where ``base`` came from (for the error when it does not exist)."""
+    version = git.require_version(MIN_GIT, "listing conflicting files (git merge-tree --write-tree)")
+    private = f"refs/gh-pr-agent/{os.getpid()}-{secrets.token_hex(4)}"
+    try:
+        _fetch(git, remote, ref, base, private, field)
+        base_sha = git.rev_parse_commit(f"{private}/base")
+        head_sha = git.rev_parse_commit(f"{private}/head")
+        if not base_sha or not head_sha:
+            raise PrAgentError("ref_not_found", "The fetched refs could not be read back.",
+                               suggestion="Run the command again.", details={"remote": remote})
+        res = git.merge_tree(base_sha, head_sha)
+        try:
+            result = parse_merge_tree(res.stdout, res.returncode)
+        except MergeTreeError:
+            hint = ("The two histories share no commit (a shallow clone? try `git fetch --unshallow`)."
+                    if "unrelated histories" in res.stderr else "Run the same git merge-tree yourself to see why.")
+            raise PrAgentError("git_failed", f"git merge-tree failed (exit {res.returncode}): "
+                               f"{res.stderr.strip()[:300]}", suggestion=hint,
+                               details={"exit_code": res.returncode, "git_stderr": res.stderr[:500]}) from None
+        mb = git.merge_base(base_sha, head_sha)
+        out = LocalResult(str(git.cwd), remote, base, base_sha, head_sha, mb, ".".join(map(str, version)),
+                          result.tree)
+        if not result.clean:
+            files = group_conflicts(result)
+            if mb:
+                apply_renames(files, git.renames(mb, base_sha), git.renames(mb, head_sha))
+            out.conflicts = [describe(git, result.tree, f, base, detailed=i < MAX_DETAILED)
+                             for i, f in enumerate(files)]
+        return out
+    finally:
+        git.delete_refs([f"{private}/head", f"{private}/base"])
+
+
+def _blob_preview(git: Git, fc: FileConflict, stage: int) -> str:
+    st = fc.stage(stage)
+    if st is None:
+        return "(absent)"
+    if st.mode == "120000":
+        return f"(symlink → {clip(git.show(st.oid) or '', 1, 200)})"
+    if st.mode == "160000":
+        return f"(submodule at commit {st.oid[:12]})"
+    text = git.show(st.oid)
+    return clip(text) if text is not None else "(unreadable)"
+
+
+def describe(git: Git, tree: str, fc: FileConflict, base: str, *, detailed: bool = True) -> dict[str, Any]:
+    kind = fc.conflict_type
+    out: dict[str, Any] = {"file_path": fc.path, "conflict_type": kind, "git_conflicts": fc.kinds,
+                           "git_messages": fc.messages}
+    if fc.renamed_from:
+        out["renamed_from"], out["renamed_in"] = fc.renamed_from, fc.renamed_in
+    deleted = fc.deleted_in
+    if deleted:
+        out["deleted_in"] = deleted
+    hunks, total = [], 0
+    if not detailed:
+        note = f"(not shown: more than {MAX_DETAILED} conflicting files)"
+        out["base_content_preview"] = out["head_content_preview"] = note
+    elif kind == "binary":
+        sides = []
+        for n in (2, 3):
+            st = fc.stage(n)
+            size = git.blob_size(st.oid) if st else None
+            sides.append(f"(binary, {size} bytes, blob {st.oid[:12]})" if st else "(absent)")
+        out["base_content_preview"], out["head_content_preview"] = sides
+    elif deleted:
+        keep = fc.stage(3 if deleted == "base" else 2)
+        ancestor = fc.stage(1)
+        change = diff_body(git.diff_blobs(ancestor.oid, keep.oid)) if ancestor and keep else ""
+        gone = f"(deleted on {base!r})" if deleted == "base" else "(deleted in the PR)"
+        kept = change or _blob_preview(git, fc, 3 if deleted == "base" else 2)
+        out["base_content_preview"], out["head_content_preview"] = (gone, kept) if deleted == "base" else (kept, gone)
+    elif kind == "mode":
+        sides = []
+        for n in (2, 3):
+            st = fc.stage(n)
+            sides.append(f"mode {st.mode} {_blob_preview(git, fc, n)}" if st else "(absent)")
+        out["base_content_preview"], out["head_content_preview"] = sides
+    else:
+        merged = git.show(f"{tree}:{fc.path}")
+        hunks, total = conflict_hunks(merged or "")
+        if hunks:
+            out["base_content_preview"], out["head_content_preview"] = hunks[0].base, hunks[0].head
+        else:
+            out["base_content_preview"] = _blob_preview(git, fc, 2)
+            out["head_content_preview"] = _blob_preview(git, fc, 3)
+    out["hunks"] = [{"line": h.line, "base": h.base, "head": h.head} for h in hunks]
+    out["total_hunks"] = total
+    out["suggested_resolution"] = suggestion(fc, base)
+    return out
+
+
+def suggestion(fc: FileConflict, base: str) -> str:
+    p = shlex.quote(fc.path)
+    kind = fc.conflict_type
+    if kind == "binary":
+        return (f"Binary file: pick one whole version. While merging {base} into the PR branch, "
+                f"`git checkout --ours -- {p}` keeps the PR's and `git checkout --theirs -- {p}` takes {base}'s; "
+                f"then `git add -- {p}`.")
+    if kind == "delete":
+        if fc.deleted_in == "base":
+            return (f"{base} deleted this file but the PR changed it: if it should stay deleted, move the PR's "
+                    f"change to where that code lives now and `git rm -- {p}`; to keep it, `git add -- {p}`.")
+        return (f"The PR deleted this file but {base} changed it: confirm the deletion with `git rm -- {p}`, "
+                f"or keep {base}'s version with `git add -- {p}`.")
+    if kind == "rename":
+        if fc.renamed_from:
+            who = base if fc.renamed_in == "base" else "the PR"
+            return (f"{who} renamed {fc.renamed_from} to {fc.path}; the other side edited the old file. Resolve the "
+                    f"conflict markers in {fc.path} keeping both edits, then `git add -- {p}`.")
+        return f"Renames collide ({'; '.join(fc.messages)[:300]}). Decide the final path, then `git add` it."
+    if kind == "mode":
+        return (f"The sides disagree on the file's type or mode. Keep one (`git checkout --ours -- {p}` or "
+                f"`--theirs`), rename the other if both are needed, then `git add -- {p}`.")
+    if kind == "add/add":
+        return (f"Both {base} and the PR added this file independently: combine the two versions between the "
+                f"markers, then `git add -- {p}`.")
+    if kind == "file/directory":
+        return "One side has a file where the other has a directory: rename one of them, then `git add` both."
+    if kind == "submodule":
+        return f"Pick the submodule commit to keep (`git -C {p} checkout <commit>`), then `git add -- {p}`."
+    return (f"Edit the file: in each <<<<<<< … >>>>>>> block keep what both sides meant (the first half is "
+            f"{base}'s, the second the PR's), delete the markers, then `git add -- {p}`.")

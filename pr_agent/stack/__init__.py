@@ -1,0 +1,1 @@
+"""Stacked PRs: discovery, merge-method detection and restack plans (shared by the stack tools)."""

@@ -1,0 +1,162 @@
+"""Stack discovery: how two PRs relate, the chain around them, and where the dependent's own work starts.
+
+A PR is stacked on another when its base branch is the other's head branch ("direct"), when its base
+used to be that branch before GitHub (or someone) retargeted it ("retargeted": a BaseRefChangedEvent),
+or when its commits contain the other's head commit although the bases differ ("history").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pr_agent.stack.fetch import StackSource
+from pr_agent.stack.local import Clone
+from pr_agent.stack.model import Pull
+
+Relation = Literal["direct", "retargeted", "history", "none"]
+MAX_DEPTH = 10
+MAX_DESCENDANTS = 30
+
+
+def relation(base: Pull, dep: Pull, clone: Clone | None) -> Relation:
+    if dep.base_ref == base.head_ref and not base.cross_repo:
+        return "direct"
+    if base.head_ref and base.head_ref in dep.former_bases():
+        return "retargeted"
+    if base.head_oid and (base.head_oid in dep.commit_oids or dep.fork_point == base.head_oid):
+        return "history"
+    if clone and clone.has(base.head_oid) and clone.has(dep.head_oid) and clone.is_ancestor(base.head_oid,
+                                                                                            dep.head_oid):
+        landed = base.merge_commit
+        if not (landed and clone.has(landed) and clone.is_ancestor(landed, dep.head_oid)):
+            return "history"
+    return "none"
+
+
+@dataclass(frozen=True)
+class OldBase:
+    oid: str | None
+    how: Literal["head", "former_head", "fork_point", "assumed", "none"]
+
+    def describe(self, base: Pull) -> str:
+        short = (self.oid or "")[:12]
+        return {
+            "head": f"{short} is #{base.number}'s last head commit, and your branch contains it",
+            "former_head": f"{short} was #{base.number}'s head before it was force-pushed, and your branch "
+                           "contains it",
+            "fork_point": f"{short} is where your branch left #{base.number}'s history (the last commit they share)",
+            "assumed": f"{short} is #{base.number}'s last head commit; whether your branch contains it could not "
+                       "be checked without a clone (the plan verifies it before rebasing)",
+            "none": "no commit of the base PR was found in your branch",
+        }[self.how]
+
+
+def old_base(base: Pull, dep_head: str, dep: Pull | None, clone: Clone | None) -> OldBase:
+    """The last commit of `base` that the dependent branch contains: the exclusive end of the replay range.
+
+    The parent's head (``headRefOid``, kept after merge and branch deletion) when the branch contains
+    it; else a head from before a force-push; else the fork point."""
+    candidates = [base.head_oid, *base.former_heads()]
+    if clone and clone.has(dep_head):
+        for oid in candidates:
+            if oid and clone.has(oid) and clone.is_ancestor(oid, dep_head):
+                return OldBase(oid, "head" if oid == base.head_oid else "former_head")
+        fork = clone.merge_base(dep_head, base.head_oid) if clone.has(base.head_oid) else None
+        return OldBase(fork, "fork_point") if fork else OldBase(None, "none")
+    listed = dep.commit_oids if dep else set()
+    fork_point = dep.fork_point if dep else None
+    for oid in candidates:
+        if oid and (oid in listed or oid == fork_point):
+            return OldBase(oid, "head" if oid == base.head_oid else "former_head")
+    if dep and dep.base_ref == base.head_ref and fork_point:
+        return OldBase(fork_point, "fork_point")
+    return OldBase(base.head_oid or None, "assumed")
+
+
+def ancestors(src: StackSource, base: Pull, default_branch: str) -> list[Pull]:
+    """The PRs below `base`, nearest first (each one's head is the next one's base)."""
+    out: list[Pull] = []
+    seen = {base.number}
+    cur = base
+    for _ in range(MAX_DEPTH):
+        if cur.base_ref == default_branch or not cur.base_ref:
+            break
+        prs = [p for p in src.by_head(cur.base_ref) if p.number not in seen]
+        parent = next((p for p in prs if p.is_open), None) or next((p for p in prs if p.is_merged), None)
+        if parent is None:
+            break
+        out.append(parent)
+        seen.add(parent.number)
+        cur = parent
+    return out
+
+
+def descendants(src: StackSource, top: Pull) -> list[tuple[Pull, Pull]]:
+    """(child, its parent) for every open PR stacked on `top`, recursively, parents before children."""
+    out: list[tuple[Pull, Pull]] = []
+    seen = {top.number}
+    queue = [top]
+    while queue and len(out) < MAX_DESCENDANTS:
+        parent = queue.pop(0)
+        for child in src.children(parent.head_ref):
+            if child.number in seen:
+                continue
+            seen.add(child.number)
+            out.append((child, parent))
+            queue.append(child)
+    return out[:MAX_DESCENDANTS]
+
+
+def child_old_base(parent: Pull, child: Pull, clone: Clone | None) -> str | None:
+    """Where a child's own commits start on top of its (about to be restacked) parent."""
+    if clone and clone.has(child.head_oid) and clone.has(parent.head_oid):
+        if clone.is_ancestor(parent.head_oid, child.head_oid):
+            return parent.head_oid
+        return clone.merge_base(child.head_oid, parent.head_oid)
+    if parent.head_oid in child.commit_oids or child.fork_point == parent.head_oid:
+        return parent.head_oid
+    return child.fork_point or parent.head_oid
+
+
+def visualize(default_branch: str, below: list[Pull], base: Pull, dep: Pull, above: list[tuple[Pull, Pull]],
+              notes: dict[int, str]) -> str:
+    """An indented tree from the trunk up: every PR with its state and base, the two PRs marked."""
+    lines = [default_branch]
+    order = [*reversed(below), base, dep]
+    depth: dict[int, int] = {}
+    for i, pr in enumerate(order):
+        depth[pr.number] = i
+        lines.append(_line(pr, i, base, dep, notes))
+    for child, parent in above:
+        depth[child.number] = depth.get(parent.number, len(order) - 1) + 1
+        lines.append(_line(child, depth[child.number], base, dep, notes))
+    return "\n".join(lines)
+
+
+def _line(pr: Pull, level: int, base: Pull, dep: Pull, notes: dict[int, str]) -> str:
+    state = pr.state.lower()
+    bits = [f"#{pr.number} {pr.head_ref}", f"[{state}]", f"base: {pr.base_ref}"]
+    if pr.number == base.number:
+        bits.append("<- base_pr")
+    if pr.number == dep.number:
+        bits.append("<- dependent_pr")
+    if pr.number in notes:
+        bits.append(f"({notes[pr.number]})")
+    return "   " * level + "└─ " + "  ".join(bits)
+
+
+def find_upstream(src: StackSource, dep: Pull, default_branch: str) -> Pull | None:
+    """The PR a dependent was stacked on: the PR whose head is its base branch (merged or not), else the
+    merged PR whose head was a former base (GitHub retargets children when a merged head branch is deleted)."""
+    if dep.base_ref and dep.base_ref != default_branch:
+        prs = [p for p in src.by_head(dep.base_ref) if p.number != dep.number]
+        found = next((p for p in prs if p.is_open), None) or next((p for p in prs if p.is_merged), None)
+        if found:
+            return found
+    for name in dep.former_bases():
+        prs = [p for p in src.by_head(name) if p.number != dep.number]
+        found = next((p for p in prs if p.is_merged), None) or next((p for p in prs if p.is_open), None)
+        if found:
+            return found
+    return None

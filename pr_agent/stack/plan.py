@@ -1,0 +1,154 @@
+"""The ordered command plan for restacking: pure, from decisions already made by the analysis.
+
+Order: fetch; prepare and verify every local branch (nothing is rewritten until every check passed);
+rebase each branch, parents before children; one atomic push with a lease per branch; retarget; wait
+for CI; and, with auto_fix, the test-and-fix loop. The tool itself never runs any of it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pr_agent.refs import PRRef
+from pr_agent.stack import shell
+from pr_agent.stack.local import LocalBranch
+from pr_agent.stack.model import Pull
+
+StepType = Literal["git", "ci_wait", "test", "fix", "verification"]
+CI_TIME = "5-30 minutes"
+
+
+@dataclass
+class Step:
+    type: StepType
+    command: str
+    description: str
+    estimated_duration: str | None = None
+    can_automate: bool = True
+    skip_if: str | None = None
+    retry_on_failure: bool | None = None
+    max_retries: int | None = None
+    pr: str | None = None
+
+
+@dataclass
+class Restack:
+    """One branch to move: replay old_base..branch onto new_base (regular rebase when old_base is None)."""
+
+    pull: Pull
+    new_base: str          # command-ready: refs/remotes/<remote>/<branch>, or a local branch restacked before
+    new_base_label: str    # for people: origin/main, feature-b
+    old_base: str | None
+    local: LocalBranch | None = None
+    conflicts: list[str] = field(default_factory=list)
+
+    @property
+    def branch(self) -> str:
+        return self.pull.head_ref
+
+
+@dataclass
+class PlanSpec:
+    repo: PRRef
+    remote: str
+    fetch_branches: list[str]
+    restacks: list[Restack]
+    retargets: list[tuple[Pull, str]]
+    auto_fix: bool
+    max_iterations: int
+    in_clone: bool
+
+
+def _prepare(spec: PlanSpec, r: Restack) -> list[Step]:
+    remote, branch, pr = spec.remote, r.branch, str(r.pull.ref)
+    local = r.local
+    steps = []
+    if not spec.in_clone:
+        steps.append(Step("git", shell.create_branch_if_missing(remote, branch),
+                          f"Create the local branch {branch} from GitHub's copy unless you already have it.",
+                          "seconds", pr=pr))
+    elif local and local.state == "missing":
+        steps.append(Step("git", shell.create_branch(remote, branch),
+                          f"Create the local branch {branch} from GitHub's copy (you do not have it yet).",
+                          "seconds", pr=pr))
+    elif local and local.state == "behind":
+        steps.append(Step("git", shell.fast_forward(remote, branch, local.checked_out_here),
+                          f"Fast-forward your local {branch} to GitHub's head ({local.missing} commit(s) behind); "
+                          "nothing of yours is lost.", "seconds", pr=pr))
+    check = shell.contains(r.pull.head_oid, branch)
+    what = f"your local {branch} contains GitHub's head {r.pull.head_oid[:12]}"
+    if r.old_base:
+        check += " && " + shell.contains(r.old_base, branch)
+        what += f" and the old base {r.old_base[:12]}"
+    steps.append(Step("verification", check,
+                      f"Check that {what}. If this fails, stop: your branch differs from what was analysed "
+                      f"(reconcile it with GitHub's copy, e.g. `git pull --rebase`, then call the tool again).",
+                      "seconds", pr=pr))
+    return steps
+
+
+def _rebase(r: Restack) -> Step:
+    if r.old_base:
+        command = shell.rebase_onto(r.new_base, r.old_base, r.branch)
+        what = (f"Replay only #{r.pull.number}'s own commits ({r.old_base[:12]}..{r.branch}) onto "
+                f"{r.new_base_label}")
+    else:
+        command = shell.rebase(r.new_base, r.branch)
+        what = f"Rebase {r.branch} onto {r.new_base_label}"
+    conflict_note = (f" Expected conflicts in: {', '.join(r.conflicts[:10])}." if r.conflicts else "")
+    return Step("git", command,
+                f"{what} (this checks out {r.branch}).{conflict_note} If git stops on a conflict: fix the files, "
+                "`git add` them, `git rebase --continue`; or `git rebase --abort` to get back to where you were.",
+                "seconds; longer if git stops on a conflict", can_automate=not r.conflicts,
+                retry_on_failure=False, pr=str(r.pull.ref))
+
+
+def build_steps(spec: PlanSpec) -> list[Step]:
+    steps: list[Step] = []
+    if spec.restacks:
+        steps.append(Step("git", shell.fetch(spec.remote, spec.fetch_branches),
+                          "Fetch the new base and the branches to restack from GitHub (updates only "
+                          f"{spec.remote}'s remote-tracking refs).", "seconds"))
+        for r in spec.restacks:
+            steps += _prepare(spec, r)
+        steps += [_rebase(r) for r in spec.restacks]
+        leases = [(r.branch, r.pull.head_oid) for r in spec.restacks]
+        names = ", ".join(b for b, _ in leases)
+        steps.append(Step("git", shell.push(spec.remote, leases),
+                          f"Push the rebased branch(es) {names}. Each lease makes the push fail instead of "
+                          "overwriting commits someone pushed since the analysis"
+                          + ("; --atomic updates all branches or none." if len(leases) > 1 else "."),
+                          "seconds", retry_on_failure=False))
+    for pull, base in spec.retargets:
+        same = shell.join(["gh", "pr", "edit", str(pull.number), "--base", base])
+        steps.append(Step("git", shell.retarget(pull.ref, base),
+                          f"Point #{pull.number} at {base} (its base is {pull.base_ref} now), so GitHub shows only "
+                          f"its own changes. Same as `{same}` on recent gh.",
+                          "seconds", pr=str(pull.ref)))
+    touched = [r.pull for r in spec.restacks] + [p for p, _ in spec.retargets
+                                                 if p.number not in {r.pull.number for r in spec.restacks}]
+    for pull in touched:
+        steps.append(Step("ci_wait", shell.checks(pull.ref),
+                          f"Wait for CI on #{pull.number} and list failing tests (MCP: get_failing_tests with "
+                          "wait=true).", CI_TIME, pr=str(pull.ref)))
+    if spec.auto_fix:
+        for pull in touched:
+            steps += _fix_loop(spec, pull)
+    return steps
+
+
+def _fix_loop(spec: PlanSpec, pull: Pull) -> list[Step]:
+    pr, branch, n = str(pull.ref), pull.head_ref, spec.max_iterations
+    skip = f"CI on #{pull.number} passed"
+    return [
+        Step("fix", f"# fix what the CI run of #{pull.number} reported, on branch {shell.join([branch])}, and commit",
+             f"Fix the failures the rebase introduced in #{pull.number} (you edit the code; run the failing tests "
+             "locally first), then commit on top.", "varies", skip_if=skip, retry_on_failure=True, max_retries=n,
+             pr=pr),
+        Step("git", shell.plain_push(spec.remote, branch), f"Push the fix commits of {branch} (a fast-forward).",
+             "seconds", skip_if=skip, pr=pr),
+        Step("verification", shell.checks(pull.ref),
+             f"Wait for CI on #{pull.number} again; repeat the fix steps at most {n} time(s), then ask a human.",
+             CI_TIME, skip_if=skip, retry_on_failure=True, max_retries=n, pr=pr),
+    ]

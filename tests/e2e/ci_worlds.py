@@ -1,0 +1,133 @@
+"""CI worlds for get_failing_tests end-to-end tests (scenario keys ``checks`` and ``ci``; see
+fixtures/scenarios/README.md). Job logs are the sample logs under fixtures/logs/."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+WEB = "https://github.localhost"
+HEAD = "a" * 40
+NEW_HEAD = "b" * 40
+T0 = "2026-11-30T10:00:00Z"
+T1 = "2026-11-30T10:05:00Z"
+FAST = {"GH_PR_AGENT_POLL_INTERVAL": "0.2", "GH_PR_AGENT_NO_CHECKS_GRACE": "2"}  # env for quick polling
+
+
+def steps_of(name: str) -> list[dict[str, Any]]:
+    return json.loads((ROOT / "fixtures/logs/multistep" / f"{name}.steps.json").read_text())["steps"]
+
+
+def job(name: str, job_id: int, conclusion: str | None = "FAILURE", *, status: str = "COMPLETED",
+        workflow: str = "CI", required: bool | None = None, **extra: Any) -> dict[str, Any]:
+    return {"name": name, "id": job_id, "run_id": 9001, "workflow": workflow, "status": status,
+            "conclusion": conclusion if status == "COMPLETED" else None, "started_at": T0,
+            "completed_at": T1 if status == "COMPLETED" else None, "required": required, **extra}
+
+
+def world(checks: list[dict[str, Any]], ci: dict[str, Any] | None = None, **pr_extra: Any) -> dict[str, Any]:
+    return {
+        "viewer": {"login": "octocat"},
+        "repositories": [{"owner": "acme", "name": "widgets", "pull_requests": [{
+            "number": 7, "title": "Fix invoices", "author": "octocat", "head_ref": "fix-invoices",
+            "base_ref": "main", "head_sha": HEAD, "created_at": "2026-11-30T09:55:00Z",
+            "checks": checks, "ci": ci or {}, **pr_extra}]}],
+    }
+
+
+def failing_world() -> dict[str, Any]:
+    """PR 7: failing pytest (explicit steps), jest and go jobs, a passing job, a cancelled job, an external
+    commit status and a job that failed on a TypeScript compile error."""
+    checks = [
+        job("pytest", 101, required=True),
+        job("jest", 102),
+        job("go test", 103),
+        job("lint", 104, "SUCCESS"),
+        job("deploy-preview", 105, "CANCELLED"),
+        job("build", 106),
+        {"kind": "status", "name": "ci/circleci: integration", "state": "FAILURE",
+         "description": "Your tests failed on CircleCI", "url": "https://circleci.example/gh/acme/widgets/77"},
+    ]
+    ci = {"runs": [
+        {"check": "pytest", "log": "fixtures/logs/multistep/pytest_job.log", "steps": steps_of("pytest_job")},
+        {"check": "jest", "log": "fixtures/logs/jest/single_failure.log"},
+        {"check": "go test", "log": "fixtures/logs/go/plain_single.log"},
+        {"check": "lint", "log": "fixtures/logs/pytest/all_passed.log"},
+        {"check": "build", "log": "fixtures/logs/nontest/tsc_compile_error.log"},
+    ]}
+    return world(checks, ci)
+
+
+def annotated_world() -> dict[str, Any]:
+    """PR 7: a job whose log is not parseable but whose check run carries test-reporter annotations, and a
+    job whose log has expired."""
+    checks = [job("unit", 201), job("e2e", 202),
+              {"name": "buildkite/integration", "app": "buildkite", "id": 203, "conclusion": "FAILURE",
+               "url": "https://buildkite.example/acme/widgets/builds/12"}]
+    ci = {"runs": [
+        {"check": "unit", "log_text": "2026-11-30T10:00:00.0000000Z ##[group]Run ./run-tests.sh\n"
+                                      "2026-11-30T10:00:01.0000000Z 2 tests failed, see the report\n"
+                                      "2026-11-30T10:00:01.1000000Z ##[error]Process completed with exit code 1.\n",
+         "annotations": [
+             {"path": "tests/test_cart.py", "start_line": 14, "title": "tests/test_cart.py::test_total",
+              "message": "AssertionError: assert 3 == 4", "annotation_level": "failure"},
+             {"path": "src/App.test.tsx", "start_line": 9, "title": "App › renders $(id) 'x'",
+              "message": "expect(received).toBe(expected)", "annotation_level": "failure"},
+             {"path": ".github", "title": "", "message": "Process completed with exit code 1.",
+              "annotation_level": "failure"},
+             {"path": "src/cart.py", "start_line": 3, "title": "", "message": "unused import",
+              "annotation_level": "warning"}]},
+        {"check": "e2e", "log_status": 410},
+    ]}
+    return world(checks, ci)
+
+
+def waiting_world(*, fail_at: int = 3, finish_at: int = 5) -> dict[str, Any]:
+    """Checks that are queued, then running, then (poll ``fail_at``) one fails, then (poll ``finish_at``)
+    the rest finish."""
+    checks = [job("pytest", 301, status="QUEUED"), job("jest", 302, status="QUEUED"),
+              job("lint", 303, status="IN_PROGRESS")]
+    timeline = [
+        {"at_poll": 2, "update": {"pytest": {"status": "IN_PROGRESS"}, "jest": {"status": "IN_PROGRESS"}}},
+        {"at_poll": fail_at, "update": {"pytest": {"status": "COMPLETED", "conclusion": "FAILURE",
+                                                   "completed_at": T1}}},
+        {"at_poll": finish_at, "update": {
+            "jest": {"status": "COMPLETED", "conclusion": "FAILURE", "completed_at": T1},
+            "lint": {"status": "COMPLETED", "conclusion": "SUCCESS", "completed_at": T1}}},
+    ]
+    ci = {"runs": [{"check": "pytest", "log": "fixtures/logs/pytest/single_failure.log"},
+                   {"check": "jest", "log": "fixtures/logs/jest/single_failure.log"}],
+          "timeline": timeline}
+    return world(checks, ci)
+
+
+def stale_world() -> dict[str, Any]:
+    """Checks run; at poll 3 a new commit is pushed (new head, fresh queued checks)."""
+    checks = [job("pytest", 401, status="IN_PROGRESS")]
+    timeline = [{"at_poll": 3, "head_sha": NEW_HEAD, "replace": [job("pytest", 402, status="QUEUED")]}]
+    return world(checks, {"timeline": timeline})
+
+
+def no_checks_world() -> dict[str, Any]:
+    return world([], {})
+
+
+def pending_world() -> dict[str, Any]:
+    """pytest still running; the base branch requires "security-scan", which has not reported."""
+    out = world([job("pytest", 501, status="IN_PROGRESS"), job("lint", 502, "SUCCESS")], {})
+    out["repositories"][0]["branch_rules"] = {"main": {"classic": {"required_checks": ["security-scan"]}}}
+    return out
+
+
+def many_failures_world(n: int = 35) -> dict[str, Any]:
+    """PR 7: one pytest job with ``n`` failures (more than a page)."""
+    lines = ["============================= test session starts ==============================",
+             f"collected {n + 2} items", "",
+             "=========================== short test summary info ============================"]
+    lines += [f"FAILED tests/test_many.py::test_{i:02d} - AssertionError: assert {i} == -1" for i in range(n)]
+    lines += [f"========================= {n} failed, 2 passed in 1.23s =========================",
+              "##[error]Process completed with exit code 1."]
+    log = "".join(f"2026-11-30T10:00:0{1 + i * 9 // len(lines)}.{i:07d}Z {line}\n" for i, line in enumerate(lines))
+    return world([job("pytest", 601)], {"runs": [{"check": "pytest", "log_text": log}]})

@@ -1,0 +1,104 @@
+"""Stack tools with hostile branch names, refused names, and over MCP (results checked against outputSchema)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from tests.e2e.stack_repos import StackRepo
+from tests.e2e.test_mcp import mcp_session
+from tests.e2e.test_stack import assert_on_top, cmds, run_plan, squashed
+
+EVIL_B = "b/$(touch${IFS}PWNED)"
+EVIL_D = "d/`touch${IFS}PWNED2`;echo'q'&x|y>z"
+
+
+def test_hostile_branch_names_stay_data(agent, tmp_path: Path) -> None:
+    repo = StackRepo(tmp_path / "repo")
+    repo.branch_commits(EVIL_B, "main", 3, "b.txt", "feature-b")
+    repo.branch_commits(EVIL_D, EVIL_B, 2, "d.txt", "feature-d")
+    repo.open_pr(11, EVIL_B, "main")
+    repo.open_pr(12, EVIL_D, EVIL_B)
+    repo.user_clone(EVIL_D, checkout="main")
+    repo.squash_merge(11, delete=False)
+    a = agent(repo.scenario())
+    out = a.json("stack", "11", "12", cwd=repo.clone)
+    assert out["rebase_strategy"]["recommended"] == "onto"
+    assert any(shlex.quote(EVIL_D) in c for c in cmds(out))  # quoted, never spliced raw
+    run_plan(a, out["commands"], repo.clone)
+    assert_on_top(repo, EVIL_D, "main", ["feature-d: step 1", "feature-d: step 2"], ["d.txt"])
+    assert a.hub.world.pull_request("acme/widgets", 12)["base_ref"] == "main"
+    assert not [p for p in tmp_path.rglob("PWNED*")] and not (a.home / "PWNED").exists()
+
+
+def _dash_world() -> dict[str, Any]:
+    return {"viewer": {"login": "octocat"}, "repositories": [{"owner": "acme", "name": "widgets", "pull_requests": [
+        {"number": 40, "head_ref": "-rf", "base_ref": "main"},
+        {"number": 41, "head_ref": "feature-x", "base_ref": "-rf"}]}]}
+
+
+def test_branch_names_starting_with_a_dash_are_refused(agent) -> None:
+    a = agent(_dash_world())
+    proc = a.cli("stack", "acme/widgets#40", "acme/widgets#41", "--json")
+    assert proc.returncode == 1
+    err = json.loads(proc.stdout)["error"]
+    assert err["code"] == "unsafe_branch_name" and err["details"]["name"] == "-rf"
+    proc = a.cli("stack", "acme/widgets#40", "acme/widgets#41", "--onto-base", "--force", "--json")
+    assert proc.returncode == 2 and json.loads(proc.stdout)["error"]["code"] == "invalid_arguments"
+
+
+def test_stack_tools_over_mcp(agent, tmp_path: Path) -> None:
+    repo = squashed(tmp_path, 2, delete=True)
+    a = agent({**repo.scenario(), "repositories": [
+        {**repo.scenario()["repositories"][0],
+         "pull_requests": [*repo.scenario()["repositories"][0]["pull_requests"], *_dash_world()["repositories"][0][
+             "pull_requests"]]}]})
+
+    async def body(c: Any) -> dict[str, Any]:
+        tools = {t.name: t for t in (await c.list_tools()).tools}
+        return {"tools": tools,
+                "stack": await c.call_tool("manage_stacked_prs", {"base_pr": "acme/widgets#11",
+                                                                   "dependent_pr": "acme/widgets#12",
+                                                                   "auto_fix": False}),
+                "rebase": await c.call_tool("rebase_after_squash_merge", {"pr": "acme/widgets#12"}),
+                "dash": await c.call_tool("manage_stacked_prs", {"base_pr": "acme/widgets#40",
+                                                                  "dependent_pr": "acme/widgets#41"}),
+                "extra": await c.call_tool("rebase_after_squash_merge", {"pr": "acme/widgets#12", "force": True})}
+
+    got = mcp_session(a, body)
+    tools = got["tools"]
+    for name in ("manage_stacked_prs", "rebase_after_squash_merge"):
+        assert tools[name].annotations.read_only_hint is True and tools[name].annotations.destructive_hint is False
+        assert tools[name].input_schema["additionalProperties"] is False
+    for key, name in (("stack", "manage_stacked_prs"), ("rebase", "rebase_after_squash_merge")):
+        result = got[key]
+        assert result.is_error is False, result
+        jsonschema.validate(result.structured_content, tools[name].output_schema)
+    stack = got["stack"].structured_content
+    assert stack["merge_method"] == "squash" and stack["automation"] == {"enabled": False, "status": "not_started"}
+    assert not any(c["type"] == "fix" for c in stack["commands"])
+    assert got["rebase"].structured_content["strategy"]["recommended"] == "onto"
+    assert got["dash"].is_error and got["dash"].structured_content["error"]["code"] == "unsafe_branch_name"
+    assert got["extra"].is_error and got["extra"].structured_content["error"]["code"] == "invalid_arguments"
+
+
+def test_upstream_commits_are_paged_with_a_cursor(agent, tmp_path: Path) -> None:
+    repo = squashed(tmp_path, 2, delete=True)
+    repo.checkout("main")
+    for i in range(55):
+        repo.commit(f"main {i}")
+    repo.push("main")
+    a = agent(repo.scenario())
+    first = a.json("stack", "11", "12", cwd=repo.clone)
+    assert first["change_summary"]["new_commits_in_base"] == 57 and len(first["change_summary"]["commits"]) == 50
+    second = a.json("stack", "11", "12", "--cursor", first["nextCursor"], cwd=repo.clone)
+    assert [c["message"] for c in second["change_summary"]["commits"]] == [
+        "main 4", "main 3", "main 2", "main 1", "main 0", "PR 11 (#11)", "Unrelated change on main"]
+    assert "nextCursor" not in second and second["commands"] == first["commands"]
+    other = a.cli("stack", "11", "12", "--onto-base", "main", "--cursor", first["nextCursor"], "--json",
+                  cwd=repo.clone)
+    assert other.returncode == 2 and json.loads(other.stdout)["error"]["code"] == "cursor_mismatch"

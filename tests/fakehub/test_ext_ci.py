@@ -1,0 +1,109 @@
+"""fakehub's CI extension (ext_ci / ext_ci_rest): jobs, job logs behind a signed redirect, annotations,
+steps derived from a raw log, and a CI timeline that moves as the PR is polled."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+
+from tests.e2e.ci_worlds import NEW_HEAD, annotated_world, failing_world, stale_world, waiting_world
+from tests.fakehub import FakeHub, ScenarioError
+from tests.fakehub.ext_ci import BLOB_HOST, derive_steps
+from tests.fakehub.ext_ci_rest import ROUTES
+from tests.fakehub.test_fakehub_unit import call, gql
+
+ROOT = Path(__file__).resolve().parents[2]
+POLL = "query($n:Int!){ repository(owner:\"acme\",name:\"widgets\"){ pullRequest(number:$n){ headRefOid " \
+       "statusCheckRollup { contexts(first:100){ nodes { ... on CheckRun { name status conclusion } } } } } } }"
+
+
+def test_routes_validate_and_logs_come_through_a_signed_redirect() -> None:
+    with FakeHub(failing_world()) as hub:
+        status, _, job = call(hub, "GET", "/repos/acme/widgets/actions/jobs/101")
+        assert status == 200 and job["steps"][3]["name"] == "Run tests" and job["conclusion"] == "failure"
+        status, headers, _ = call(hub, "GET", "/repos/acme/widgets/actions/jobs/101/logs")
+        assert status == 302 and headers["Location"].startswith(f"http://{BLOB_HOST}/job-logs/acme/widgets/101?")
+        status, headers, body = call(hub, "GET", headers["Location"], headers={"Authorization": ""})
+        assert status == 200 and body == (ROOT / "fixtures/logs/multistep/pytest_job.log").read_bytes()
+        assert headers["Content-Type"].startswith("text/plain")
+        assert call(hub, "GET", f"http://{BLOB_HOST}/job-logs/acme/widgets/101?sig=0")[0] == 403
+        assert call(hub, "GET", "/repos/acme/widgets/actions/jobs/104")[0] == 200   # passed job
+        assert call(hub, "GET", "/repos/acme/widgets/actions/jobs/999")[0] == 404
+        status, _, notes = call(hub, "GET", "/repos/acme/widgets/check-runs/101/annotations")
+        assert status == 200 and notes == []
+        assert hub.schema_violations == [] and hub.unhandled == [] and hub.errors == []
+        assert {r.route for r in hub.requests if r.route} == set(ROUTES)
+
+
+def test_annotations_and_unavailable_logs(make_hub, gh_path) -> None:
+    hub = make_hub(annotated_world())
+    proc = hub.run_gh(gh_path, "api", "repos/acme/widgets/check-runs/201/annotations")
+    notes = orjson.loads(proc.stdout)
+    assert [n["title"] for n in notes][:2] == ["tests/test_cart.py::test_total", "App › renders $(id) 'x'"]
+    assert notes[2]["path"] == ".github" and notes[3]["annotation_level"] == "warning"
+    expired = hub.run_gh(gh_path, "api", "repos/acme/widgets/actions/jobs/202/logs")
+    assert expired.returncode == 1 and "HTTP 410" in expired.stderr
+
+
+def test_gh_follows_the_redirect_without_sending_the_token(make_hub, gh_path) -> None:
+    hub = make_hub(failing_world())
+    args = ["api", "repos/acme/widgets/actions/jobs/103/logs"]
+    flags = hub.run_gh(gh_path, "api", "--help").stdout
+    if "--allow-escape-sequences" in flags:  # newer gh refuses raw escape sequences otherwise
+        args.append("--allow-escape-sequences")
+    proc = hub.run_gh(gh_path, *args)
+    assert proc.returncode == 0, proc.stderr
+    assert "--- FAIL: TestAdd" in proc.stdout
+    blob = [r for r in hub.requests if r.host.startswith(BLOB_HOST)]
+    assert len(blob) == 1 and "authorization" not in {k.lower() for k in blob[0].headers}
+
+
+def test_logs_are_not_available_while_the_job_runs() -> None:
+    with FakeHub(waiting_world()) as hub:
+        assert call(hub, "GET", "/repos/acme/widgets/actions/jobs/301/logs")[0] == 404
+        job = call(hub, "GET", "/repos/acme/widgets/actions/jobs/301")[2]
+        assert job["status"] == "queued" and job["conclusion"] is None
+
+
+def test_timeline_moves_one_step_per_poll() -> None:
+    with FakeHub(waiting_world(fail_at=3, finish_at=4)) as hub:
+        def states() -> dict[str, str | None]:
+            pr = gql(hub, POLL, n=7)["data"]["repository"]["pullRequest"]
+            return {n["name"]: n["conclusion"] or n["status"] for n in pr["statusCheckRollup"]["contexts"]["nodes"]}
+
+        assert states() == {"pytest": "QUEUED", "jest": "QUEUED", "lint": "IN_PROGRESS"}
+        assert states() == {"pytest": "IN_PROGRESS", "jest": "IN_PROGRESS", "lint": "IN_PROGRESS"}
+        assert states()["pytest"] == "FAILURE"
+        assert states() == {"pytest": "FAILURE", "jest": "FAILURE", "lint": "SUCCESS"}
+        assert states() == {"pytest": "FAILURE", "jest": "FAILURE", "lint": "SUCCESS"}
+
+
+def test_new_head_mid_wait() -> None:
+    with FakeHub(stale_world()) as hub:
+        heads = [gql(hub, POLL, n=7)["data"]["repository"]["pullRequest"]["headRefOid"] for _ in range(4)]
+        assert heads[:2] == ["a" * 40] * 2 and heads[2:] == [NEW_HEAD] * 2
+
+
+def test_steps_derived_from_a_raw_log() -> None:
+    steps = derive_steps((ROOT / "fixtures/logs/pytest/single_failure.log").read_bytes())
+    names = [s["name"] for s in steps]
+    assert names[0] == "Set up job" and "Run pytest --color=yes" in names and names[-1] == "Complete job"
+    failed = [s for s in steps if s["conclusion"] == "failure"]
+    assert [s["name"] for s in failed] == ["Run pytest --color=yes"]
+    assert [s["number"] for s in steps] == list(range(1, len(steps) + 1))
+
+
+@pytest.mark.parametrize(("ci", "message"), [
+    ({"runs": [{"log": "fixtures/logs/go/plain_single.log"}]}, "'check' (a check name) or 'check_id' is required"),
+    ({"runs": [{"check": "x", "log": "no/such.log"}]}, "no file no/such.log"),
+    ({"runs": [{"check": "x", "colour": "red"}]}, "unknown key(s) colour"),
+    ({"timeline": [{"update": {}}]}, "at_poll: a poll number >= 1 is required"),
+])
+def test_scenario_errors(ci: dict, message: str) -> None:
+    world = failing_world()
+    world["repositories"][0]["pull_requests"][0]["ci"] = ci
+    with pytest.raises(ScenarioError, match="ci") as err:
+        FakeHub(world)
+    assert message in str(err.value)

@@ -1,0 +1,98 @@
+"""fakehub's merge-readiness extension: scenario keys, what it computes like GitHub, its REST routes."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from tests.e2e.merge_worlds import readiness_world
+from tests.fakehub import FakeHub, ScenarioError
+from tests.fakehub.ext_merge_rest import ROUTES as MERGE_ROUTES
+from tests.fakehub.test_fakehub_unit import call
+
+STATE_QUERY = """query($n: Int!) { repository(owner: "acme", name: "widgets") { pullRequest(number: $n) {
+  mergeable mergeStateStatus reviewDecision
+  statusCheckRollup { state contexts(first: 10) { totalCount nodes { __typename
+    ... on CheckRun { name status conclusion isRequired(pullRequestNumber: $n)
+                      checkSuite { workflowRun { databaseId } } }
+    ... on StatusContext { context state isRequired(pullRequestNumber: $n) } } } }
+  latestOpinionatedReviews(first: 10, writersOnly: true) { nodes { state author { login } } }
+  reviewRequests(first: 10) { nodes { requestedReviewer { __typename
+    ... on User { login } ... on Team { combinedSlug } } } }
+  baseRef { refUpdateRule { requiredStatusCheckContexts } } } } }"""
+
+
+def pr_state(hub: FakeHub, number: int) -> dict[str, Any]:
+    status, _, body = call(hub, "POST", "/graphql", {"query": STATE_QUERY, "variables": {"n": number}})
+    assert status == 200 and "errors" not in body, body
+    return body["data"]["repository"]["pullRequest"]
+
+
+def test_github_like_derived_state() -> None:
+    with FakeHub(readiness_world()) as hub:
+        got = {n: (pr_state(hub, n)["mergeStateStatus"], pr_state(hub, n)["reviewDecision"])
+               for n in (1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 14)}
+        assert got == {1: ("CLEAN", "APPROVED"), 2: ("DRAFT", None), 3: ("BLOCKED", "APPROVED"),
+                       4: ("BLOCKED", "APPROVED"), 5: ("UNSTABLE", "APPROVED"), 6: ("BLOCKED", "CHANGES_REQUESTED"),
+                       7: ("BLOCKED", "REVIEW_REQUIRED"), 8: ("BLOCKED", "APPROVED"), 9: ("BEHIND", "APPROVED"),
+                       12: ("DIRTY", None), 13: ("BLOCKED", None), 14: ("UNSTABLE", None)}
+        five = pr_state(hub, 5)
+        assert [(n["name"], n["isRequired"]) for n in five["statusCheckRollup"]["contexts"]["nodes"]] == [
+            ("test", True), ("lint", False)]
+        assert five["statusCheckRollup"]["state"] == "FAILURE"
+        seven = pr_state(hub, 7)
+        assert [r["requestedReviewer"].get("login") or r["requestedReviewer"]["combinedSlug"]
+                for r in seven["reviewRequests"]["nodes"]] == ["bob", "acme/core"]
+        assert pr_state(hub, 13)["baseRef"]["refUpdateRule"] == {"requiredStatusCheckContexts": ["build"]}
+        assert hub.problems == []
+
+
+def test_unknown_reads_settle_or_never_do() -> None:
+    with FakeHub(readiness_world()) as hub:
+        assert [pr_state(hub, 10)["mergeable"] for _ in range(3)] == ["UNKNOWN", "UNKNOWN", "MERGEABLE"]
+        assert {pr_state(hub, 11)["mergeStateStatus"] for _ in range(6)} == {"UNKNOWN"}
+        assert hub.world.pull_request("acme/widgets", 10)["merge_state"]["reads"] == 3
+
+
+def test_rest_routes_validate_against_the_openapi_subset() -> None:
+    with FakeHub(readiness_world(viewer_permission="ADMIN")) as hub:
+        repo = "/repos/acme/widgets"
+        status, _, rules = call(hub, "GET", f"{repo}/rules/branches/main")
+        assert status == 200 and [r["type"] for r in rules] == ["pull_request", "required_status_checks"]
+        assert rules[0]["ruleset_id"] == 42 and rules[0]["ruleset_source"] == "acme/widgets"
+        status, _, branch = call(hub, "GET", f"{repo}/branches/release")
+        assert status == 200 and branch["protected"] is True
+        assert branch["protection"]["required_status_checks"]["contexts"] == ["build"]
+        status, _, prot = call(hub, "GET", f"{repo}/branches/release/protection")
+        assert status == 200 and prot["required_status_checks"]["strict"] is True
+        head = hub.world.pull_request("acme/widgets", 9)["head_sha"]
+        status, _, cmp = call(hub, "GET", f"{repo}/compare/main...{head}?per_page=1")
+        assert status == 200 and (cmp["behind_by"], cmp["status"]) == (3, "diverged")
+        assert call(hub, "GET", f"{repo}/branches/main/protection")[2]["message"] == "Branch not protected"
+        assert call(hub, "GET", f"{repo}/branches/nope")[0] == 404
+        assert call(hub, "GET", f"{repo}/compare/main...{'0' * 40}")[0] == 404
+        assert call(hub, "GET", f"{repo}/rules/branches/dev")[2] == []
+        assert hub.schema_violations == [] and hub.unhandled == [] and hub.errors == []
+        assert set(MERGE_ROUTES) <= {r.route for r in hub.requests}
+    with FakeHub(readiness_world()) as hub:  # not an admin: the protection endpoint is a plain 404
+        assert call(hub, "GET", "/repos/acme/widgets/branches/release/protection")[2]["message"] == "Not Found"
+
+
+def test_bad_merge_keys_are_scenario_errors() -> None:
+    world = readiness_world()
+    world["repositories"][0]["pull_requests"][0]["checks"] = [{"name": "x", "colour": "red"}]
+    with pytest.raises(ScenarioError, match=r"checks\[0\]: unknown key\(s\) colour"):
+        FakeHub(world)
+    world = readiness_world()
+    world["repositories"][0]["pull_requests"][0]["merge_state"] = {"mergeable": "MAYBE"}
+    with pytest.raises(ScenarioError, match="MAYBE"):
+        FakeHub(world)
+
+
+def test_world_snapshot_round_trips() -> None:
+    with FakeHub(readiness_world()) as hub:
+        pr_state(hub, 10)
+        again = FakeHub(json.loads(json.dumps(hub.world.snapshot())))
+        assert again.world.pull_request("acme/widgets", 10)["merge_state"]["reads"] == 1

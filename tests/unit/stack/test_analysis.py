@@ -1,0 +1,227 @@
+"""The stack analysis from GitHub's data alone (no clone): relations, merge methods, old bases, strategies and
+the plan's shape. The same decisions are exercised against real repositories in tests/e2e/test_stack.py."""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pr_agent.context import Context
+from pr_agent.errors import PrAgentError
+from pr_agent.git import Git
+from pr_agent.refs import PRRef
+from pr_agent.stack.analysis import Analysis, Options, analyze
+from pr_agent.stack.discovery import find_upstream
+from pr_agent.stack.merge import detect_api
+from pr_agent.stack.model import Commit, Event, Pull
+
+OID = {name: name.ljust(40, "0") for name in ("m0", "m1", "b1", "b2", "b3", "b4", "d1", "d2", "c1", "sq", "x1")}
+T = "2026-01-0{}T00:00:00Z"
+
+
+def c(name: str, parent: str, day: int = 1) -> Commit:
+    return Commit(OID[name], f"commit {name}", "alice", "a@x", T.format(day), (OID[parent],))
+
+
+def pull(n: int, head: str, base: str, head_oid: str, commits: list[Commit], state: str = "OPEN",
+         **kw: Any) -> Pull:
+    return Pull(PRRef("acme", "widgets", n), f"PR {n}", "", state, head, base, OID[head_oid], OID["m0"],
+                commits=commits, commit_count=len(commits), events=kw.pop("events", []), **kw)
+
+
+class Src:
+    def __init__(self, prs: list[Pull], tips: dict[str, str], history: dict[str, list[Commit]] | None = None):
+        self.prs, self.tips, self.hist = prs, tips, history or {}
+        self.default_branch = "main"
+
+    def by_head(self, head: str) -> list[Pull]:
+        return [p for p in self.prs if p.head_ref == head]
+
+    def children(self, base: str) -> list[Pull]:
+        return [p for p in self.prs if p.base_ref == base and p.is_open]
+
+    def branch_tip(self, name: str) -> str | None:
+        return OID.get(self.tips.get(name, ""))
+
+    def history(self, oid: str, n: int) -> list[Commit]:
+        return self.hist.get(oid, [])[:n]
+
+
+B_COMMITS = [c("b1", "m0", 1), c("b2", "b1", 2), c("b3", "b2", 3)]
+D_COMMITS = [c("d1", "b3", 4), c("d2", "d1", 5)]
+
+
+def merged_b(parents: int = 1, **kw: Any) -> Pull:
+    return pull(11, "feature-b", "main", "b3", B_COMMITS, "MERGED", merge_commit=OID["sq"],
+                merge_commit_parent_count=parents, merge_commit_headline="PR 11 (#11)", merge_commit_date=T.format(6),
+                **kw)
+
+
+def retargeted_d() -> Pull:
+    return pull(12, "feature-d", "main", "d2", [*B_COMMITS, *D_COMMITS],
+                events=[Event("base_ref_changed", previous_ref="feature-b", current_ref="main")])
+
+
+def run(tmp_path: Path, base: Pull, dep: Pull, extra: list[Pull] = (), tips: dict[str, str] | None = None,
+        history: dict[str, list[Commit]] | None = None, **opts: Any) -> Analysis:
+    src = Src([base, dep, *extra], tips or {"main": "sq"}, history)
+    ctx = Context(git=Git(tmp_path), env={})
+    return analyze(ctx, src, base, dep, Options(**opts))  # type: ignore[arg-type]
+
+
+def commands(a: Analysis) -> list[str]:
+    return [s.command for s in a.steps]
+
+
+def test_squash_merged_and_retargeted(tmp_path: Path) -> None:
+    a = run(tmp_path, merged_b(), retargeted_d(), history={OID["sq"]: [Commit(OID["sq"], "PR 11 (#11)")]})
+    assert (a.relation, a.merge.method, a.old.oid, a.old.how) == ("retargeted", "squash", OID["b3"], "head")
+    assert a.needs_rebase and a.retarget_to is None and not a.in_clone
+    s = a.strategy
+    assert (s.recommended, s.ai_should_decide) == ("onto", False)
+    assert s.onto_command == f"git rebase --onto refs/remotes/origin/main {OID['b3']} feature-d"
+    assert [st.type for st in a.steps] == ["git", "git", "verification", "git", "git", "ci_wait", "fix", "git",
+                                           "verification"]
+    assert commands(a)[1] == ("git show-ref --verify --quiet refs/heads/feature-d || git branch --track feature-d "
+                              "refs/remotes/origin/feature-d")
+    assert commands(a)[4] == f"git push --force-with-lease=feature-d:{OID['d2']} origin feature-d"
+    assert a.risk == "medium" and "#12's own 2 commit(s)" in s.reason
+    assert a.changes.source == "api" and [x.oid for x in a.changes.commits] == [OID["sq"]]
+
+
+def test_rebase_merge_is_told_from_the_landed_history(tmp_path: Path) -> None:
+    replayed = [replace(x, oid=OID["x1"]) for x in reversed(B_COMMITS)]
+    a = run(tmp_path, merged_b(), retargeted_d(), history={OID["sq"]: replayed})
+    assert a.merge.method == "rebase" and a.strategy.recommended == "onto"
+
+
+def test_merge_commit_makes_both_strategies_valid(tmp_path: Path) -> None:
+    a = run(tmp_path, merged_b(parents=2), retargeted_d())
+    assert a.merge.method == "merge"
+    assert (a.strategy.recommended, a.strategy.ai_should_decide) == ("regular", True)
+    assert "git rebase refs/remotes/origin/main feature-d" in commands(a)
+
+
+def test_branch_kept_child_still_on_old_base_is_retargeted_after_the_push(tmp_path: Path) -> None:
+    dep = pull(12, "feature-d", "feature-b", "d2", D_COMMITS)
+    a = run(tmp_path, merged_b(), dep, auto_fix=False)
+    assert a.relation == "direct" and a.retarget_to == "main" and a.needs_rebase
+    cmds = commands(a)
+    assert cmds[-2] == "gh api --method PATCH repos/acme/widgets/pulls/12 -f base=main --silent"
+    assert cmds[-1] == "gh pr-agent checks 12 --repo acme/widgets --wait"
+    assert "Then point #12 at main" in a.reason
+
+
+def test_open_base_with_new_commits_regular_rebase(tmp_path: Path) -> None:
+    base = pull(11, "feature-b", "main", "b4", [*B_COMMITS, c("b4", "b3", 6)])
+    dep = pull(12, "feature-d", "feature-b", "d2", D_COMMITS)
+    a = run(tmp_path, base, dep)
+    assert (a.old.oid, a.old.how) == (OID["b3"], "fork_point")
+    assert (a.strategy.recommended, a.strategy.ai_should_decide) == ("regular", True)
+    assert "git rebase refs/remotes/origin/feature-b feature-d" in commands(a)
+    assert [x.oid for x in a.changes.commits] == [OID["b4"]]
+
+
+def test_force_pushed_base_needs_onto_with_the_former_head(tmp_path: Path) -> None:
+    rewritten = [c("b1", "m1", 7), c("b4", "b1", 8)]
+    base = pull(11, "feature-b", "main", "b4", rewritten,
+                events=[Event("head_ref_force_pushed", before_oid=OID["b3"], after_oid=OID["b4"])])
+    a = run(tmp_path, base, pull(12, "feature-d", "feature-b", "d2", D_COMMITS))
+    assert (a.old.oid, a.old.how) == (OID["b3"], "former_head")
+    assert (a.strategy.recommended, a.strategy.ai_should_decide) == ("onto", False)
+
+
+def test_up_to_date_child_has_nothing_to_do(tmp_path: Path) -> None:
+    base = pull(11, "feature-b", "main", "b3", B_COMMITS)
+    a = run(tmp_path, base, pull(12, "feature-d", "feature-b", "d2", D_COMMITS))
+    assert a.is_stacked and not a.needs_rebase and a.steps == [] and a.strategy.recommended == "none"
+    assert not a.action_required and "already contains #11's latest head" in a.strategy.reason
+
+
+def test_closed_base_leaves_the_choice_to_the_agent(tmp_path: Path) -> None:
+    base = pull(11, "feature-b", "main", "b3", B_COMMITS, "CLOSED")
+    a = run(tmp_path, base, pull(12, "feature-d", "feature-b", "d2", D_COMMITS), tips={"main": "m1"})
+    assert a.strategy.recommended == "regular" and a.strategy.ai_should_decide is True
+    assert a.retarget_to == "main" and "closed without merging" in a.strategy.reason
+
+
+@pytest.mark.parametrize(("use_onto", "rec", "risk"), [(False, "regular", "high"), (True, "onto", "medium")])
+def test_use_onto_forces_the_choice(tmp_path: Path, use_onto: bool, rec: str, risk: str) -> None:
+    a = run(tmp_path, merged_b(), retargeted_d(), use_onto=use_onto)
+    assert a.strategy.recommended == rec and a.strategy.ai_should_decide is False and a.risk == risk
+
+
+def test_onto_base_moves_the_child_off_an_open_base(tmp_path: Path) -> None:
+    base = pull(11, "feature-b", "main", "b3", B_COMMITS)
+    a = run(tmp_path, base, pull(12, "feature-d", "feature-b", "d2", D_COMMITS), tips={"main": "m1"},
+            onto_base="main")
+    assert a.strategy.recommended == "onto" and a.retarget_to == "main"
+    assert f"git rebase --onto refs/remotes/origin/main {OID['b3']} feature-d" in commands(a)
+
+
+def test_not_stacked(tmp_path: Path) -> None:
+    other = pull(12, "feature-x", "main", "x1", [c("x1", "m0")])
+    a = run(tmp_path, merged_b(), other)
+    assert not a.is_stacked and a.steps == [] and "is not stacked on #11" in a.reason
+
+
+def test_children_of_the_dependent_are_restacked_in_order(tmp_path: Path) -> None:
+    child = pull(13, "feature-c", "feature-d", "c1", [c("c1", "d2")])
+    a = run(tmp_path, merged_b(), retargeted_d(), extra=[child], auto_fix=False)
+    cmds = commands(a)
+    assert f"git rebase --onto feature-d {OID['d2']} feature-c" in cmds
+    assert (f"git push --atomic --force-with-lease=feature-d:{OID['d2']} --force-with-lease=feature-c:{OID['c1']} "
+            "origin feature-d feature-c") in cmds
+    assert [r[1] for r in a.chain] == ["base", "dependent", "above"]
+
+
+def test_hostile_and_refused_branch_names(tmp_path: Path) -> None:
+    evil = "d/$(rm -rf ~);'x'"
+    dep = replace(retargeted_d(), head_ref=evil)
+    a = run(tmp_path, merged_b(), dep)
+    rebase = next(s.command for s in a.steps if "rebase" in s.command)
+    assert shlex.split(rebase) == ["git", "rebase", "--onto", "refs/remotes/origin/main", OID["b3"], evil]
+    with pytest.raises(PrAgentError) as err:
+        run(tmp_path, merged_b(), replace(retargeted_d(), head_ref="-rf"))
+    assert err.value.code == "unsafe_branch_name"
+
+
+def test_find_upstream_by_base_branch_and_by_former_base() -> None:
+    kept = pull(12, "feature-d", "feature-b", "d2", D_COMMITS)
+    assert find_upstream(Src([merged_b(), kept], {}), kept, "main").number == 11  # type: ignore[arg-type]
+    moved = retargeted_d()
+    assert find_upstream(Src([merged_b(), moved], {}), moved, "main").number == 11  # type: ignore[arg-type]
+    alone = pull(12, "feature-d", "main", "d2", D_COMMITS)
+    assert find_upstream(Src([merged_b(), alone], {}), alone, "main") is None  # type: ignore[arg-type]
+
+
+def test_single_commit_pr_rebase_vs_squash() -> None:
+    one = pull(11, "b", "main", "b1", [c("b1", "m0", 1)], "MERGED", merge_commit=OID["sq"],
+               merge_commit_parent_count=1, merge_commit_headline="commit b1", merge_commit_date=T.format(1))
+    assert detect_api(one, lambda o, n: []).method == "rebase"
+    assert detect_api(replace(one, merge_commit_headline="B (#11)"), lambda o, n: []).method == "squash"
+
+
+def test_swapped_arguments_are_pointed_out(tmp_path: Path) -> None:
+    base = pull(11, "feature-b", "main", "b3", B_COMMITS)
+    a = run(tmp_path, pull(12, "feature-d", "feature-b", "d2", D_COMMITS), base)
+    assert not a.is_stacked and "call again with base_pr #11 and dependent_pr #12" in a.reason
+
+
+def test_visualization_of_a_three_pr_stack(tmp_path: Path) -> None:
+    bottom = pull(21, "feature-a", "main", "b3", B_COMMITS, "MERGED", merge_commit=OID["sq"],
+                  merge_commit_parent_count=1, events=[Event("head_ref_deleted")])
+    mid = pull(22, "feature-b", "main", "d2", [*B_COMMITS, *D_COMMITS],
+               events=[Event("base_ref_changed", previous_ref="feature-a", current_ref="main")])
+    top = pull(23, "feature-c", "feature-b", "c1", [c("c1", "d2")])
+    a = run(tmp_path, bottom, mid, extra=[top])
+    assert a.visualization.splitlines() == [
+        "main",
+        "└─ #21 feature-a  [merged]  base: main  <- base_pr  (merged (squash) into main; branch deleted)",
+        "   └─ #22 feature-b  [open]  base: main  <- dependent_pr  (was based on feature-a; restack onto origin/main)",
+        "      └─ #23 feature-c  [open]  base: feature-b  (restack onto feature-b (just restacked))",
+    ]
