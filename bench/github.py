@@ -249,7 +249,8 @@ def gh_reference(ctx: BenchCtx, gh: str, runs: int, latency_ms: float) -> list[d
         if first.returncode != 0:
             missing = [r.response_body.decode("utf-8", "replace") for r in ctx.hub.unhandled[unhandled_before:]]
             del ctx.hub.unhandled[unhandled_before:]
-            reason = _reason(missing) or first.stderr.decode("utf-8", "replace").strip()[:200]
+            reason = _reason(missing) or ("gh says: " + first.stderr.decode("utf-8", "replace").strip()[:160]
+                                          + " (the scenario has no such data yet)")
             rows.append({**row, "status": f"not served by fakehub: {reason}"})
             continue
         zero = [first] + [_gh(ctx, gh, ref.argv, env, 0)[0] for _ in range(runs - 1)]

@@ -118,7 +118,7 @@ def _version(argv: list[str]) -> str | None:
                              env={**os.environ, "GH_NO_UPDATE_NOTIFIER": "1"}).stdout
     except OSError:
         return None
-    m = re.search(r"(\d+\.\d+\.\d+)", out)
+    m = re.search(r"(\d+\.\d+(?:\.\d+)?)", out)
     return m[1] if m else out.strip()[:40] or None
 
 

@@ -58,9 +58,10 @@ def rows(res: dict[str, Any]) -> list[tuple[str, ...]]:
             out.append(("4", "start-up", r["command"], r["status"], "", "", "", ""))
             continue
         base = by_name.get(r.get("baseline") or "")
-        out.append(("4", "start-up", r["command"], _s(r["wall_s"]["median"]) + (
-                    f", {r['peak_rss_mb']:g} MB" if r.get("peak_rss_mb") else ""),
-                    f"{_s(base['wall_s']['median'])} ({base['name']})" if base else "",
+        wall = f"{_s(r['wall_s']['median'])} (min {_s(r['wall_s']['min'])})"
+        rss = f", {r['peak_rss_mb']:g} MB" if r.get("peak_rss_mb") else ""
+        out.append(("4", "start-up", r["command"], wall + rss,
+                    f"{_s(base['wall_s']['median'])} (min {_s(base['wall_s']['min'])}; {base['name']})" if base else "",
                     f"{r['ratio']:.2f}×" if r.get("ratio") else "", "—", "—"))
     for r in fig.get("output_size", []):
         if r["status"] != "ok":
