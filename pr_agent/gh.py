@@ -169,7 +169,7 @@ def child_env(base: dict[str, str] | None = None) -> dict[str, str]:
     for name in _DROP_ENV:
         env.pop(name, None)
     env.update(GH_PROMPT_DISABLED="1", NO_COLOR="1", GH_PAGER="cat", GH_NO_UPDATE_NOTIFIER="1",
-               GH_SPINNER_DISABLED="1")
+               GH_SPINNER_DISABLED="1", GH_TELEMETRY="false", DO_NOT_TRACK="1")
     return env
 
 
@@ -286,6 +286,10 @@ class Gh:
             raise PrAgentError("unexpected_response", "GitHub's GraphQL answer was not a JSON object.",
                                suggestion="Retry the call.", details={"status": resp.status})
         return data.get("data") or {}
+
+    def pool(self, max_workers: int = 6) -> ThreadPoolExecutor:
+        """A bounded pool for independent calls that are discovered as results arrive."""
+        return ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="gh")
 
     def map(self, fn: Callable[[_T], _R], items: Iterable[_T], max_workers: int = 6) -> list[_R]:
         """Run independent calls concurrently (bounded), preserving order; the first error wins."""

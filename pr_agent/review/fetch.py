@@ -2,8 +2,8 @@
 
 One GraphQL round trip gets the first page of all three connections (100 threads × 100 comments,
 100 reviews, 100 conversation comments). Only when a connection has more pages do further round
-trips happen, and the independent continuations (more threads, more reviews, more conversation
-comments, the rest of each long thread) run concurrently.
+trips happen, and the independent continuations (more reviews, more conversation comments, the rest
+of each long thread) run concurrently with the walk over the thread pages.
 """
 
 from __future__ import annotations
@@ -70,8 +70,7 @@ def fetch_feedback(gh: Gh, ref: PRRef, *, full: bool) -> Feedback:
     fb.issue_comments = list(comments_conn["nodes"])
 
     def more(kind: str, conn: dict[str, Any]) -> list[dict[str, Any]]:
-        query, key = {"threads": ("pr_threads_page", "reviewThreads"), "reviews": ("pr_reviews_page", "reviews"),
-                      "comments": ("pr_comments_page", "comments")}[kind]
+        query, key = {"reviews": ("pr_reviews_page", "reviews"), "comments": ("pr_comments_page", "comments")}[kind]
         out: list[dict[str, Any]] = []
         info = conn["pageInfo"]
         while info["hasNextPage"]:
@@ -94,34 +93,31 @@ def fetch_feedback(gh: Gh, ref: PRRef, *, full: bool) -> Feedback:
             info = page["pageInfo"]
         return out
 
-    jobs: list[tuple[str, Any]] = []
-    if threads_conn["pageInfo"]["hasNextPage"]:
-        jobs.append(("threads", threads_conn))
-    if reviews_conn["pageInfo"]["hasNextPage"]:
-        jobs.append(("reviews", reviews_conn))
-    if comments_conn["pageInfo"]["hasNextPage"]:
-        jobs.append(("comments", comments_conn))
-    jobs += [("thread", t) for t in fb.threads if _needs_more(t)]
+    # Independent continuations overlap: more reviews, more conversation comments and every long
+    # thread's tail run in the pool while this thread walks the thread pages, and each page's long
+    # threads start the moment that page arrives (so the critical path is the thread-page chain).
+    with gh.pool() as pool:
+        tails: list[tuple[dict[str, Any], Any]] = []
 
-    def run(job: tuple[str, Any]) -> list[dict[str, Any]]:
-        kind, arg = job
-        return thread_rest(arg) if kind == "thread" else more(kind, arg)
+        def start_tails(threads: list[dict[str, Any]]) -> None:
+            tails.extend((t, pool.submit(thread_rest, t)) for t in threads if _needs_more(t))
 
-    results = gh.map(run, jobs)
-    late_threads: list[dict[str, Any]] = []
-    for (kind, arg), result in zip(jobs, results, strict=True):
-        if kind == "threads":
-            late_threads = result
-        elif kind == "reviews":
-            fb.reviews.extend(result)
-        elif kind == "comments":
-            fb.issue_comments.extend(result)
-        else:
-            arg["comments"]["nodes"].extend(result)
-    late_long = [t for t in late_threads if _needs_more(t)]
-    for thread, rest in zip(late_long, gh.map(thread_rest, late_long), strict=True):
-        thread["comments"]["nodes"].extend(rest)
-    fb.threads.extend(late_threads)
+        start_tails(fb.threads)
+        reviews_f = pool.submit(more, "reviews", reviews_conn) if reviews_conn["pageInfo"]["hasNextPage"] else None
+        comments_f = (pool.submit(more, "comments", comments_conn)
+                      if comments_conn["pageInfo"]["hasNextPage"] else None)
+        info = threads_conn["pageInfo"]
+        while info["hasNextPage"]:
+            page = graphql_pr(gh, ref, "pr_threads_page", {"after": info["endCursor"], "full": full})["reviewThreads"]
+            fb.threads.extend(page["nodes"])
+            start_tails(page["nodes"])
+            info = page["pageInfo"]
+        if reviews_f is not None:
+            fb.reviews.extend(reviews_f.result())
+        if comments_f is not None:
+            fb.issue_comments.extend(comments_f.result())
+        for thread, future in tails:
+            thread["comments"]["nodes"].extend(future.result())
     return fb
 
 

@@ -131,24 +131,55 @@ def _lookup_thread(ctx: Context, ref: PRRef, thread_id: str) -> ThreadState:
 def _scan_for_comment(ctx: Context, ref: PRRef, comment_id: str) -> ThreadState:
     numeric = comment_id.isdigit()
     after = None
+    roots: dict[str, ThreadState] = {}  # root comment id -> thread, for threads longer than one page
     while True:
         data = ctx.gh.graphql(load_query("thread_scan"), {"owner": ref.owner, "repo": ref.repo,
                                                           "number": ref.number, "after": after}, hostname=ref.host)
         pr = (data.get("repository") or {}).get("pullRequest")
         if not pr:
             raise pr_not_found(ref)
+        viewer = (data.get("viewer") or {}).get("login", "")
+        pending = bool(pr["reviews"]["nodes"])
         for thread in pr["reviewThreads"]["nodes"]:
             comments = thread["comments"]["nodes"]
+            state = ThreadState(thread["id"], bool(thread["isResolved"]), bool(thread.get("viewerCanResolve")),
+                                bool(thread.get("viewerCanReply")), comments[-1] if comments else None,
+                                viewer, pending)
+            long_thread = bool(comments) and thread["comments"]["pageInfo"]["hasNextPage"]
             if any((c.get("fullDatabaseId") == comment_id) if numeric else (c["id"] == comment_id)
                    for c in comments):
-                pending = pr["reviews"]["nodes"]
-                return ThreadState(thread["id"], bool(thread["isResolved"]), bool(thread.get("viewerCanResolve")),
-                                   bool(thread.get("viewerCanReply")), comments[-1] if comments else None,
-                                   (data.get("viewer") or {}).get("login", ""), bool(pending))
+                # a long thread's last comment is on a later page: look the thread up by id for it
+                return _lookup_thread(ctx, ref, thread["id"]) if long_thread else state
+            if long_thread:
+                roots[str(comments[0].get("fullDatabaseId"))] = state
         info = pr["reviewThreads"]["pageInfo"]
         if not info["hasNextPage"]:
-            raise _thread_not_found(ref, "comment_id", comment_id)
+            break
         after = info["endCursor"]
+    root = _root_of(ctx, ref, comment_id) if roots else None
+    if root is not None and root in roots:
+        return _lookup_thread(ctx, ref, roots[root].id)
+    raise _thread_not_found(ref, "comment_id", comment_id)
+
+
+def _root_of(ctx: Context, ref: PRRef, comment_id: str) -> str | None:
+    """The id of the first comment of the thread holding ``comment_id`` (replies point at it)."""
+    try:
+        if comment_id.isdigit():
+            data = ctx.gh.rest("GET", f"repos/{ref.owner}/{ref.repo}/pulls/comments/{comment_id}",
+                               hostname=ref.host).json()
+            if not str(data.get("pull_request_url", "")).endswith(f"/pulls/{ref.number}"):
+                return None
+            return str(data.get("in_reply_to_id") or data.get("id"))
+        node = ctx.gh.graphql(load_query("comment_lookup"), {"id": comment_id}, hostname=ref.host).get("node") or {}
+    except PrAgentError as err:
+        if err.code == "not_found":
+            return None
+        raise
+    owner_pr = node.get("pullRequest") or {}
+    if node.get("__typename") != "PullRequestReviewComment" or owner_pr.get("number") != ref.number:
+        return None
+    return str((node.get("replyTo") or {}).get("fullDatabaseId") or node.get("fullDatabaseId"))
 
 
 def _same_text(a: str, b: str) -> bool:

@@ -96,3 +96,19 @@ def test_pasted_commands_do_exactly_their_action(agent) -> None:
     assert a.shell(custom).returncode == 0
     posted_issue = a.hub.world["repositories"][0]["pull_requests"][0]["issue_comments"][-1]
     assert posted_issue["body"] == "thanks $(whoami) `id`"
+
+
+def test_comment_beyond_the_first_hundred_of_a_long_thread(agent) -> None:
+    from tests.e2e.worlds import big_world
+
+    a = agent(big_world())
+    # PRRT_big0003 has 130 comments; ids run 10000+ in creation order, so its 121st comment is:
+    long_thread = next(t for t in a.hub.world["repositories"][0]["pull_requests"][0]["threads"]
+                       if t["id"] == "PRRT_big0003")
+    deep = long_thread["comments"][120]
+    out = a.json("resolve", "acme/widgets#9", "--comment", str(deep["id"]), "--when-reviewer-spoke-last", "resolve")
+    assert out["thread_id"] == "PRRT_big0003" and out["ok"]
+    assert out["last_speaker"]["author"] == long_thread["comments"][-1]["author"]
+    node_deep = long_thread["comments"][125]["node_id"]
+    again = a.json("resolve", "acme/widgets#9", "--comment", node_deep)
+    assert again["thread_id"] == "PRRT_big0003" and again["alreadyResolved"] is True
