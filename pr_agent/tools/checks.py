@@ -6,8 +6,6 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from pr_agent.ci import report
-from pr_agent.ci.watch import Outcome, env_poll_hint, watch
 from pr_agent.context import Context
 from pr_agent.errors import EXIT_FAILURE, EXIT_OK, EXIT_PENDING, PrAgentError
 from pr_agent.paging import decode_cursor, encode_cursor
@@ -181,11 +179,14 @@ def _scope(ref: Any, detail: str) -> dict[str, Any]:
 
 
 def handle(ctx: Context, params: GetFailingTestsInput) -> GetFailingTestsOutput:
+    from pr_agent.ci import report  # the parsers load only when the tool runs (CLI start-up stays quick)
+    from pr_agent.ci.watch import env_poll_hint, watch
+
     ref = ctx.pr(params.pr)
     full = params.detail == "full"
     after = decode_cursor(params.cursor, NAME, _scope(ref, params.detail)) if params.cursor else None
     wait = bool(params.wait) and after is None
-    out: Outcome = watch(ctx, ref, wait=wait, bail_on_first=bool(params.bail_on_first),
+    out = watch(ctx, ref, wait=wait, bail_on_first=bool(params.bail_on_first),
                          timeout_s=float(params.timeout_seconds or DEFAULT_TIMEOUT_S))
     snap = out.snapshot
     if after is not None and after.get("h") != snap.head_sha:

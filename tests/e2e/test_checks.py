@@ -238,3 +238,24 @@ def test_live_progress_only_on_a_terminal(agent) -> None:
         os.close(master)
     assert proc.returncode == 1 and orjson.loads(proc.stdout)["wait_info"]["ended"] == "first_failure"
     assert b"checks still running" in seen and b"\x1b[2K" in seen  # a live line, cleared at the end
+
+
+def test_more_than_a_hundred_checks_are_all_read(agent) -> None:
+    from tests.e2e.ci_worlds import job, world
+
+    checks = [job(f"matrix ({i})", 800 + i, "SUCCESS") for i in range(120)] + [job("go test", 999)]
+    a = agent(world(checks, {"runs": [{"check": "go test", "log": "fixtures/logs/go/plain_single.log"}]}))
+    code, out, _ = run_json(a)
+    assert code == 1 and out["counts"] == {"failed": 1, "cancelled": 0, "pending": 0, "passed": 120}
+    assert [f["test_name"] for f in out["failures"]] == ["TestAdd"]
+    assert len(a.hub.find_requests("POST", "/graphql", "PrRollupPage")) == 1
+
+
+def test_a_flaky_log_download_is_retried(agent) -> None:
+    from tests.fakehub import Fault
+
+    a = agent(failing_world())
+    a.hub.add_fault(Fault(match=r"GET /repos/acme/widgets/actions/jobs/103/logs", status=502, times=1))
+    code, out, _ = run_json(a)
+    assert code == 1 and "TestAdd" in {f["test_name"] for f in out["failures"]}
+    assert [r.status for r in a.hub.find_requests("GET", "/repos/acme/widgets/actions/jobs/103/logs")] == [502, 302]

@@ -137,10 +137,13 @@ def test_cancelling_a_waiting_call_is_prompt_and_leaves_no_gh(agent) -> None:
         wait_for(lambda m: m.get("method") == "notifications/progress", 60)
         # the next poll hangs inside gh: cancel while gh is running
         a.hub.add_fault(Fault(match="graphql:PrChecks", kind="hang", delay_s=60, times=None))
+        def hanging() -> bool:
+            return any(r.fault == "hang" for r in a.hub.find_requests("POST", "/graphql", "PrChecks"))
+
         end = time.monotonic() + 30
-        while not _gh_children(proc.pid) and time.monotonic() < end:
+        while not hanging() and time.monotonic() < end:  # the poll reached fakehub and hangs there
             time.sleep(0.05)
-        assert _gh_children(proc.pid), "expected a gh child in flight"
+        assert hanging() and _gh_children(proc.pid), "expected a gh child in flight"
         polls = len(a.hub.find_requests("POST", "/graphql", "PrChecks"))
         started = time.monotonic()
         send(orjson.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled",
