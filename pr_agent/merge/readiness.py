@@ -94,9 +94,9 @@ def _state_blockers(a: Assessment) -> None:
 def _check_blockers(a: Assessment) -> None:
     ref, sha = a.ref, (a.pr.get("headRefOid") or "")[:7]
     for c in a.rollup.in_bucket("failed", required=True):
-        command = cmd.gh_run(ref, "view", c.run_id, "--log-failed") if c.run_id else cmd.gh_pr(ref, "checks")
         a.block("required_check_failed", "ci", f"Required check {c.display_name!r} failed ({c.state}).",
-                "Read its failure, fix the code, push, and wait for it to pass.", command)
+                "See which tests failed and why (with local rerun commands), fix the code, push, and wait for it "
+                "to pass.", cmd.pr_agent("checks", ref))
     for c in a.rollup.in_bucket("cancelled", required=True):
         command = cmd.gh_run(ref, "rerun", c.run_id) if c.run_id else cmd.gh_pr(ref, "checks")
         a.block("required_check_cancelled", "ci", f"Required check {c.display_name!r} did not finish ({c.state}).",
@@ -109,7 +109,8 @@ def _check_blockers(a: Assessment) -> None:
                     "a maintainer.", cmd.gh_pr(ref, "checks"), effect="pending")
         else:
             a.block("required_check_pending", "ci", f"Required check {c.display_name!r} is still {c.state.lower()}.",
-                    "Wait for it to finish.", cmd.gh_pr(ref, "checks", "--watch"), effect="pending")
+                    "Wait for it to finish (returns early on the first failure).",
+                    cmd.pr_agent("checks", ref, "--wait"), effect="pending")
     bad = a.rollup.in_bucket("failed", required=False) + a.rollup.in_bucket("cancelled", required=False)
     if bad:
         a.warn("optional_checks_failing", "ci", f"Non-required check(s) not passing: {_names(bad)}; not required, "

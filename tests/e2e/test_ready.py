@@ -112,7 +112,7 @@ def test_ready_details(agent) -> None:
     cbp = classic["branch_protection"]
     assert cbp["classic_protection"] == "partial" and cbp["required_checks"] == ["build"]
     assert any("admins only" in n for n in cbp["notes"]) and "requires_up_to_date" not in cbp
-    assert classic["blocking_issues"][0]["command"].startswith("gh run view 8001301 ")
+    assert classic["blocking_issues"][0]["command"] == "gh pr-agent checks 'acme/widgets#13'"
 
 
 def test_unknown_mergeable_is_polled_then_settles_or_stays_unknown(agent) -> None:
