@@ -314,23 +314,13 @@ class Gh:
         argv = [gh, "api", *(["--hostname", host] if host else []), "-i", *allow, "--method", "GET", path]
         what = f"GET {path}"
         start = dest.tell()
-        attempt = 0
-        while True:
-            try:
-                return self._stream_once(argv, env, dest, what)
-            except PrAgentError as err:
-                wait = self._retry_wait(err, attempt)
-                if wait is None:
-                    raise
-                dest.seek(start)
-                dest.truncate()
-                attempt += 1
-                debug(f"retry {attempt}/{self.max_retries} of {what} in {wait:.2f}s after {err.code}")
-                if self.cancel is not None:
-                    if self.cancel.wait(wait):
-                        raise _cancelled(what) from None
-                else:
-                    self.sleep(wait)
+
+        def attempt() -> Response:
+            dest.seek(start)
+            dest.truncate()  # a retry starts from a clean file
+            return self._stream_once(argv, env, dest, what)
+
+        return self._retrying(attempt, idempotent=True, host=host, what=what)
 
     # -- internals --------------------------------------------------------------------------
     def _env(self) -> dict[str, str]:
@@ -342,10 +332,17 @@ class Gh:
         gh = check_gh(env).path
         host = hostname or self.hostname
         full = [gh, *argv[:1], *(["--hostname", host] if host else []), *argv[1:]]
+        return self._retrying(lambda: self._once(full, stdin, env, what), idempotent=idempotent, host=host,
+                              what=what)
+
+    def _retrying(self, once: Callable[[], Response], *, idempotent: bool, host: str | None,
+                  what: str) -> Response:
+        """Run ``once``; retry idempotent reads on temporary failures with backoff (honouring
+        ``retry-after``); never retry a write; stop at once on cancellation."""
         attempt = 0
         while True:
             try:
-                return self._once(full, stdin, env, what)
+                return once()
             except PrAgentError as err:
                 if host and err.code in ("auth_failed", "gh_not_authenticated"):
                     err.details["host"] = host
