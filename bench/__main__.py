@@ -16,6 +16,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench import github, logs, report, scenarios, startup  # noqa: E402
+from bench import github, gitworld, logs, report, scenarios, startup  # noqa: E402
 from bench.cases import CASES, BenchCtx  # noqa: E402
 from bench.harness import default_gh, machine, rss_floor_mb  # noqa: E402
 
@@ -35,9 +36,22 @@ SCHEMA_VERSION = 1
 def _params(smoke: bool) -> dict[str, Any]:
     if smoke:
         return {"size": "smoke", "runs": 1, "startup_runs": 1, "mcp_runs": 1, "log_runs": 1, "warmup": 0,
-                "log_mb": 2.0}
+                "log_mb": 2.0, "probe_factor": None, "lanes": 2}
     return {"size": "full", "runs": 5, "startup_runs": 10, "mcp_runs": 5, "log_runs": 3, "warmup": 1,
-            "log_mb": 200.0}
+            "log_mb": 200.0, "probe_factor": github.PROBE_FACTOR, "lanes": 1}
+
+
+def _in_lanes(fn: Callable[[Any], Any], items: list[Any], lanes: int) -> list[Any]:
+    """``[fn(x) for x in items]``, the items split into ``lanes`` contiguous runs measured side by side (smoke
+    only: its times are not read, and neighbouring cases such as the two stack tools, which share the
+    user's clone, stay in one lane)."""
+    if lanes <= 1 or len(items) < 2:
+        return [fn(x) for x in items]
+    size = -(-len(items) // lanes)
+    chunks = [items[i:i + size] for i in range(0, len(items), size)]
+    with ThreadPoolExecutor(max_workers=len(chunks)) as pool:
+        done = list(pool.map(lambda chunk: [fn(x) for x in chunk], chunks))
+    return [r for chunk in done for r in chunk]
 
 
 def _hub(scenario: dict[str, Any]) -> Any:
@@ -51,15 +65,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if args.runs:
         p["runs"] = args.runs
     gh = args.gh or default_gh()
-    scenario = scenarios.large_pr(p["size"])
     only = set(args.only.split(",")) if args.only else set(FIGURES)
+    cases = [c for c in CASES if not args.cases or c.id in args.cases.split(",")]
     started = time.perf_counter()
     res: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION, "size": p["size"], "params": p,
         "command": "python -m bench" + (" --smoke" if args.smoke else ""),
         "measured_at": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "machine": {**machine(gh), "rss_floor_mb": round(rss_floor_mb(), 1)},
-        "scenario": scenarios.describe(scenario), "figures": {}, "fakehub_problems": [],
+        "figures": {}, "fakehub_problems": [],
     }
     fig = res["figures"]
     took: dict[str, float] = res.setdefault("seconds_per_figure", {})
@@ -67,11 +81,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     available = github.registered_tools()
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
         work = Path(tmp)
+        git = gitworld.build(work / "git")  # real commits behind the PRs (conflicts, stack tools)
+        scenario = scenarios.large_pr(p["size"], git=git, workdir=work / "logs")
+        res["scenario"] = scenarios.describe(scenario)
 
         def with_hub(fn: Callable[[BenchCtx], Any], expect_unhandled: bool = False) -> Any:
             hub = _hub(scenario)
             try:
-                return fn(BenchCtx(hub, p["size"], work))
+                return fn(BenchCtx(hub, p["size"], work, git=git))
             finally:
                 hub.stop()
                 problems.extend(x for x in hub.problems if not (expect_unhandled and x.startswith("unhandled")))
@@ -86,16 +103,20 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         if "round_trips" in only or "latency" in only:
             trips: list[dict[str, Any]] = []
             lat: list[dict[str, Any]] = []
-            for case in CASES:  # a fresh world per case: write cases never disturb the next one
-                t, la = with_hub(lambda ctx, c=case: github.round_trips_and_latency(
-                    ctx, gh, p["runs"], args.latency_ms, available, [c], p["warmup"]))
+
+            def one_case(case: Any) -> Any:  # a fresh world per case: write cases never disturb the next one
+                return with_hub(lambda ctx: github.round_trips_and_latency(
+                    ctx, gh, p["runs"], args.latency_ms, available, [case], p["warmup"], p["probe_factor"]))
+
+            github.stamp_responses()
+            for t, la in _in_lanes(one_case, cases, p["lanes"]):
                 trips += t
                 lat += la
             trips.append(with_hub(lambda ctx: github.parse_review_requests(ctx, gh)))
             fig["round_trips"], fig["latency"] = trips, lat
             lap("round_trips+latency")
         if "output_size" in only:
-            sizes, paging = with_hub(lambda ctx: github.output_size(ctx, gh, available))
+            sizes, paging = with_hub(lambda ctx: github.output_size(ctx, gh, available, cases))
             fig["output_size"] = sizes
             fig.setdefault("round_trips", []).extend(paging)
             lap("output_size")
@@ -125,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--latency-ms", type=float, default=100.0, help="latency fakehub adds per request (figure 2)")
     ap.add_argument("--cache", type=Path, default=CACHE, help="where generated logs are kept (default bench/.cache)")
     ap.add_argument("--only", help=f"comma-separated subset of: {','.join(FIGURES)}")
+    ap.add_argument("--cases", help="comma-separated Case ids of bench/cases.py (default: all; for trying one tool)")
     ap.add_argument("--table", type=Path, metavar="RESULTS", help="print the Markdown table of a results file")
     args = ap.parse_args(argv)
     if args.table:

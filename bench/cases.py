@@ -11,6 +11,7 @@ entry can be appended before its tool lands and fills in by itself when it does.
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +19,7 @@ from typing import Any
 
 from bench import floors
 from bench.floors import Floor
-from bench.scenarios import NUMBER, OWNER, REPO, pr_ref
+from bench.scenarios import NUMBER, OWNER, REPO, STACK, pr_ref
 
 
 @dataclass
@@ -30,6 +31,7 @@ class BenchCtx:
     workdir: Path
     taken: set[str] = field(default_factory=set)
     extra: dict[str, Any] = field(default_factory=dict)  # for prepare() hooks (e.g. a git clone's path)
+    git: Any = None  # bench.gitworld.GitWorld: the bare origin and the user's clone behind the scenario
 
     @property
     def ref(self) -> str:
@@ -41,6 +43,9 @@ class BenchCtx:
 
     def pr(self, number: int = NUMBER) -> dict[str, Any]:
         return self.hub.world.pull_request(f"{OWNER}/{REPO}", number)
+
+    def pulls(self) -> list[dict[str, Any]]:
+        return list(self.hub.world.repo(OWNER, REPO)["pull_requests"])
 
     def take_thread(self, from_end: bool = False) -> tuple[int, dict[str, Any]]:
         """An unresolved thread of one page of comments that no earlier run used (runs that write
@@ -58,6 +63,7 @@ class Call:
     argv: list[str]  # after `gh-pr-agent`; include --json
     floor: Floor
     mcp_args: dict[str, Any] | None = None  # the same call as MCP arguments (figure 5 measures the MCP result)
+    cwd: Path | None = None  # where the CLI runs (default ctx.workdir, not a clone); the stack tools use a clone
 
 
 @dataclass(frozen=True)
@@ -69,6 +75,7 @@ class Case:
     detail: bool = False  # figure 5: compare --detail concise and full
     paged: bool = False  # figure 5 walks nextCursor (--cursor) to the last page
     prepare: Callable[[BenchCtx], None] | None = None  # once per hub, e.g. make a git clone for stack tools
+    exits: tuple[int, ...] = (0,)  # exit codes of a successful call (checks/ready/conflicts exit 1 on findings)
 
 
 def _comments(ctx: BenchCtx) -> Call:
@@ -93,12 +100,55 @@ def _resolve_by_comment(ctx: BenchCtx) -> Call:
                  "resolve", "--json"], floors.resolve_by_comment(ctx.pr(), k))
 
 
+def _checks(ctx: BenchCtx) -> Call:
+    return Call(["checks", ctx.ref, "--json"], floors.failing_tests(ctx.pr()), {"pr": ctx.ref})
+
+
+def _ready(ctx: BenchCtx) -> Call:
+    return Call(["ready", ctx.ref, "--json"], floors.merge_readiness(ctx.pr()), {"pr": ctx.ref})
+
+
+def make_conflicting_clone(ctx: BenchCtx) -> None:
+    """A fresh clone of the bare origin (refs/pull/N/head included) whose head and base conflict; the
+    origin URL is GitHub's, rewritten to the bare repository (tests/e2e/gitrepos.py does the same)."""
+    from bench.gitworld import user_clone
+
+    if ctx.git is None:
+        raise RuntimeError("bench: the scenario was built without its git world")
+    ctx.extra["clone"] = user_clone(ctx.git, Path(tempfile.mkdtemp(prefix="conflicts-", dir=ctx.workdir)) / "clone")
+
+
+def _conflicts(ctx: BenchCtx) -> Call:
+    return Call(["conflicts", ctx.ref, "--repo-path", str(ctx.extra["clone"]), "--json"], floors.conflicts())
+
+
+def _default_branch(ctx: BenchCtx) -> str:
+    return str(ctx.hub.world.repo(OWNER, REPO)["default_branch"])
+
+
+def _stack(ctx: BenchCtx) -> Call:
+    return Call(["stack", pr_ref(STACK[0]), pr_ref(STACK[1]), "--json"],
+                floors.stack(ctx.pr(STACK[0]), ctx.pr(STACK[1]), ctx.pulls(), _default_branch(ctx)),
+                cwd=ctx.git.clone if ctx.git else None)
+
+
+def _rebase_after_squash(ctx: BenchCtx) -> Call:
+    return Call(["rebase-after-squash", pr_ref(STACK[1]), "--upstream", pr_ref(STACK[0]), "--json"],
+                floors.stack(ctx.pr(STACK[0]), ctx.pr(STACK[1]), ctx.pulls(), _default_branch(ctx),
+                             "the PR and its upstream"), cwd=ctx.git.clone if ctx.git else None)
+
+
 CASES: list[Case] = [
     Case("comments", "find_unresolved_comments", _comments, items_key="comments", detail=True, paged=True),
     Case("resolve --thread", "resolve_review_thread", _resolve),
     Case("resolve --thread --reply", "resolve_review_thread", _resolve_reply),
     Case("resolve --comment (last page)", "resolve_review_thread", _resolve_by_comment),
-    # Append the tools still being built here, one Case each (bench/README.md shows each entry).
+    Case("checks", "get_failing_tests", _checks, items_key="failures", detail=True, paged=True, exits=(0, 1)),
+    Case("ready", "check_merge_readiness", _ready, exits=(0, 1, 8)),
+    Case("conflicts", "detect_merge_conflicts", _conflicts, prepare=make_conflicting_clone, exits=(0, 1)),
+    Case("stack (in the clone)", "manage_stacked_prs", _stack),
+    Case("rebase-after-squash --upstream (in the clone)", "rebase_after_squash_merge", _rebase_after_squash),
+    # Append new tools here, one Case each (bench/README.md, "Adding a tool").
 ]
 
 
@@ -124,6 +174,7 @@ class Reference:
     argv: list[str]  # gh arguments
     compare_with: str | None = None  # the Case id answering the same question
     count: Callable[[Any], int] | None = None  # items in gh's JSON output (for bytes per item)
+    exits: tuple[int, ...] = (0,)  # `gh pr checks` exits 1 when a check failed, 8 while one is pending
 
 
 REFERENCE: list[Reference] = [
@@ -133,5 +184,6 @@ REFERENCE: list[Reference] = [
     Reference("gh pr view --json comments",
               ["pr", "view", str(NUMBER), "-R", f"{OWNER}/{REPO}", "--json", "comments"], "comments",
               lambda out: len(out.get("comments", []))),
-    Reference("gh pr checks", ["pr", "checks", str(NUMBER), "-R", f"{OWNER}/{REPO}"], None),
+    Reference("gh pr checks", ["pr", "checks", str(NUMBER), "-R", f"{OWNER}/{REPO}"], "checks",
+              exits=(0, 1, 8)),
 ]

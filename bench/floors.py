@@ -82,8 +82,103 @@ def resolve_by_comment(pr: dict[str, Any], thread_index: int) -> Floor:
                  "mutation (no comment->thread field in GitHub's schema)")
 
 
-def all_output_pages(single: Floor, items: int) -> Floor:
-    """Reading every page of find_unresolved_comments: the floor is one fetch (later pages could be served
-    from it); the stateless cursor re-fetches the PR for each of the ceil(items/50) calls."""
+def all_output_pages(single: Floor, calls: int) -> Floor:
+    """Reading every output page of a paged tool (comments: 50 items a call, checks: 30 failures): the floor
+    is one fetch (later pages could be served from it); the stateless cursor re-fetches for each call."""
     return Floor(single.requests, single.critical_path,
-                 f"one fetch ({single.requests} requests) for all {pages(items, OUTPUT_PAGE)} output pages")
+                 f"one fetch ({single.requests} requests) for all {calls} output pages")
+
+
+# ---------------------------------------------------------------- CI, merge state and stacks
+# What GitHub's GraphQL schema offers and these floors rely on (fixtures/github/graphql-schema.json.gz):
+# CheckRun.steps and CheckRun.annotations (what GET …/actions/jobs/{id} and GET …/check-runs/{id}/annotations
+# answer), Ref.rules (the active ruleset rules of a branch, as GET …/rules/branches/{b}), Ref.target, and
+# Commit.history. A fact reachable from the first query's objects rides on that query; REST-only facts
+# (job logs, the compare of two commits) cost their own requests.
+FAILED_CHECK_STATES = frozenset({"FAILURE", "ERROR", "TIMED_OUT", "STARTUP_FAILURE", "ACTION_REQUIRED"})
+
+
+def _failed_actions_jobs(pr: dict[str, Any]) -> list[int]:
+    """Rollup positions of the failed GitHub Actions jobs (the ones whose logs are read)."""
+    out = []
+    for k, c in enumerate(pr.get("checks") or []):
+        if c.get("kind", "check_run") != "check_run" or (c.get("app") or "github-actions") != "github-actions":
+            continue
+        if (c.get("status") or "COMPLETED") == "COMPLETED" and (c.get("conclusion") or "") in FAILED_CHECK_STATES:
+            out.append(k)
+    return out
+
+
+def failing_tests(pr: dict[str, Any]) -> Floor:
+    """get_failing_tests: every rollup page, and each failed Actions job's log. A log is REST only and
+    ``GET …/actions/jobs/{id}/logs`` answers 302 to a blob URL that gh follows: 2 requests, 2 sequential.
+    The failed step (CheckRun.steps), test-reporter annotations (CheckRun.annotations) and the rulesets'
+    required checks (baseRef.rules) are GraphQL fields of objects the rollup query already reaches, so
+    they need no request of their own. A job's log can start once the rollup page listing it arrived."""
+    p = pages(len(pr.get("checks") or []))
+    failed = _failed_actions_jobs(pr)
+    depth = max([p, *(k // PAGE + 1 + 2 for k in failed)])
+    why = (f"{p} rollup page(s) of {len(pr.get('checks') or [])} checks (steps, annotations and baseRef.rules "
+           f"ride on them) + {len(failed)} failed Actions jobs × 2 (job log: 302, then the blob)")
+    return Floor(p + 2 * len(failed), depth, why)
+
+
+def merge_readiness(pr: dict[str, Any]) -> Floor:
+    """check_merge_readiness: one query (merge state, reviews, review requests, refUpdateRule, the rulesets
+    as baseRef.rules, the first page of thread states and of the rollup), the further thread-state and
+    rollup pages (two independent chains), and two REST reads that need the first answer (base name, head
+    commit) but not each other: the behind-by count (``GET …/compare/{base}...{head}``) and classic
+    protection's stub (``GET …/branches/{base}``: ``protected`` and ``strict``, which a non-admin cannot read
+    in GraphQL). mergeable is assumed known (the scenario has no UNKNOWN reads)."""
+    t, r = pages(len(pr["threads"])), pages(len(pr.get("checks") or []))
+    depth = max(t, r, 2)
+    why = (f"1 query (rules as baseRef.rules) + {t - 1} thread-state pages + {r - 1} rollup pages (independent "
+           "chains) + compare and branch stub (REST, both after the first query)")
+    return Floor(1 + (t - 1) + (r - 1) + 2, depth, why, alias_floor=max(t, r) + 2)
+
+
+def conflicts() -> Floor:
+    """detect_merge_conflicts with a local clone: one read of the PR (mergeable, base, head). The files come
+    from ``git merge-tree`` in the clone, which costs no request; with a clone the local merge is exact, so
+    an UNKNOWN mergeable need not be waited out."""
+    return Floor(1, 1, "1 query (mergeable, base and head); the conflicting files come from git merge-tree "
+                 "in the clone (no request)")
+
+
+def _open(pulls: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [p for p in pulls if (p.get("state") or "OPEN") == "OPEN"]
+
+
+def _levels_above(dep: dict[str, Any], pulls: list[dict[str, Any]]) -> int:
+    """How many 'open PRs based on these branches' lookups a level-by-level walk up from ``dep`` needs
+    (the last one finds nothing): the height of the stack above ``dep`` + 1."""
+    level, heads, seen = 0, {dep["head_ref"]}, {dep["number"]}
+    while heads:
+        level += 1
+        kids = [p for p in _open(pulls) if p["base_ref"] in heads and p["number"] not in seen]
+        seen.update(p["number"] for p in kids)
+        heads = {p["head_ref"] for p in kids}
+    return level
+
+
+def stack(base: dict[str, Any], dep: dict[str, Any], pulls: list[dict[str, Any]], default_branch: str,
+          what: str = "both PRs") -> Floor:
+    """manage_stacked_prs / rebase_after_squash_merge given both PRs: one query holds both PRs (aliased),
+    the target branch's tip (``baseRef.target``), the landed commit's history (``mergeCommit.history``) and
+    the first page of the repository's open PRs (head and base names), from which the PRs stacked above
+    the dependent are read. Walking up level by level instead costs one lookup per level (+1 that finds
+    nothing), so the floor is the smaller of the two. Ancestors below a base that is not on the default
+    branch add their own chain (merged ancestors are not in the open list)."""
+    above = _levels_above(dep, pulls)
+    listing = pages(len(_open(pulls)))
+    below = 0
+    heads = {p["head_ref"]: p for p in pulls}
+    cur = base
+    while cur["base_ref"] != default_branch and cur["base_ref"] in heads and below < 10:
+        below += 1
+        cur = heads[cur["base_ref"]]
+    up = min(above, listing - 1)
+    why = (f"1 query ({what} aliased, target tip, landed commit's history, open PRs: {len(_open(pulls))} = "
+           f"{listing} page(s)) + {up} more open-PR page(s) (a level-by-level walk would need {above} lookups)"
+           + (f" + {below} ancestor lookup(s)" if below else ""))
+    return Floor(1 + below + up, 1 + max(below, up), why)

@@ -7,6 +7,7 @@ Every tool runs as a user runs it: ``python -m pr_agent … --json`` in a fresh 
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections import Counter
 from typing import Any
@@ -35,8 +36,8 @@ def agent_env(ctx: BenchCtx, gh: str) -> dict[str, str]:
     return env
 
 
-def _agent(ctx: BenchCtx, gh: str, argv: list[str]) -> Run:
-    return run_process([PYTHON, "-m", "pr_agent", *argv], env=agent_env(ctx, gh), cwd=ctx.workdir, timeout=300)
+def _agent(ctx: BenchCtx, gh: str, argv: list[str], cwd: Any = None) -> Run:
+    return run_process([PYTHON, "-m", "pr_agent", *argv], env=agent_env(ctx, gh), cwd=cwd or ctx.workdir, timeout=300)
 
 
 def stamp_responses() -> None:
@@ -80,17 +81,25 @@ def side_requests(hub: Any) -> list[str]:
     return [f"{r.method} {r.path}" for r in list(hub.requests) if r.method == "CONNECT"]
 
 
+def _route(r: Any) -> str:
+    """A request's GraphQL operation, or its REST route with ids and commit shas folded (``…/jobs/{id}/logs``)."""
+    if r.operation:
+        return str(r.operation)
+    path = re.sub(r"/\d+(?=/|$)", "/{id}", r.path.split("?")[0])
+    return f"{r.method} " + re.sub(r"[0-9a-f]{40}", "{sha}", path)
+
+
 def _ops(requests: list[Any]) -> dict[str, int]:
-    return dict(Counter(r.operation or f"{r.method} {r.path}" for r in requests))
+    return dict(Counter(_route(r) for r in requests))
 
 
 def _one(ctx: BenchCtx, gh: str, case: Case, latency_ms: float) -> dict[str, Any]:
     ctx.hub.latency_ms = latency_ms
     ctx.hub.reset_counters()
     call = case.plan(ctx)
-    run = _agent(ctx, gh, call.argv)
+    run = _agent(ctx, gh, call.argv, call.cwd)
     reqs = api_requests(ctx.hub)
-    if run.returncode != 0:
+    if run.returncode not in case.exits:
         raise RuntimeError(f"{case.id}: exit {run.returncode}: {run.stderr[-600:]!r} {run.stdout[:300]!r}")
     odd = [f"{r.operation or r.path} -> {r.status}" for r in reqs if not r.status or r.status >= 400]
     return {"wall": run.wall_s, "requests": len(reqs), "ops": _ops(reqs), "floor": call.floor, "odd": odd,
@@ -99,9 +108,11 @@ def _one(ctx: BenchCtx, gh: str, case: Case, latency_ms: float) -> dict[str, Any
 
 
 def round_trips_and_latency(ctx: BenchCtx, gh: str, runs: int, latency_ms: float, available: set[str],
-                            cases: list[Case], warmup: int = 1) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+                            cases: list[Case], warmup: int = 1, probe_factor: float | None = PROBE_FACTOR
+                            ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Figures 1 and 2 from the same runs: each case warmed up, then ``runs`` times without added
-    latency (request counts, local overhead) interleaved with ``runs`` times at ``latency_ms`` per request."""
+    latency (request counts, local overhead) interleaved with ``runs`` times at ``latency_ms`` per request.
+    ``probe_factor`` None (smoke): the observed critical path is read from the last 1x run, no extra run."""
     stamp_responses()
     trips: list[dict[str, Any]] = []
     lat: list[dict[str, Any]] = []
@@ -121,7 +132,7 @@ def round_trips_and_latency(ctx: BenchCtx, gh: str, runs: int, latency_ms: float
             for _ in range(runs):  # interleaved, so drift in machine load hits both alike
                 zero.append(_one(ctx, gh, case, 0))
                 slow.append(_one(ctx, gh, case, latency_ms))
-            probe = _one(ctx, gh, case, latency_ms * PROBE_FACTOR)
+            probe = _one(ctx, gh, case, latency_ms * probe_factor) if probe_factor else slow[-1]
         except Exception as exc:  # one broken tool must not hide the other figures
             trips.append({"case": case.id, "tool": case.tool, "status": f"error: {_short(exc)}"})
             lat.append({"case": case.id, "tool": case.tool, "status": f"error: {_short(exc)}"})
@@ -145,7 +156,7 @@ def round_trips_and_latency(ctx: BenchCtx, gh: str, runs: int, latency_ms: float
         lat.append({
             "case": case.id, "tool": case.tool, "status": "ok", "latency_ms": latency_ms,
             "wall_s": wl.to_dict(), "local_overhead_s": w0.to_dict(), "critical_path_floor": fl.critical_path,
-            "critical_path_observed": probe["depth"], "probe_latency_ms": latency_ms * PROBE_FACTOR,
+            "critical_path_observed": probe["depth"], "probe_latency_ms": latency_ms * (probe_factor or 1),
             "floor_s": round(floor_s, 4),
             "ratio": round(ratio, 3), "target": TARGET_RATIO_LATENCY, "met": ratio <= TARGET_RATIO_LATENCY,
         })
@@ -162,8 +173,8 @@ def _walk_pages(ctx: BenchCtx, gh: str, call: Call, case: Case, detail: str | No
     by_type: dict[str, list[int]] = {}
     by_field: dict[str, int] = {}
     while True:
-        run = _agent(ctx, gh, [*argv, *(["--cursor", cursor] if cursor else [])])
-        if run.returncode != 0:
+        run = _agent(ctx, gh, [*argv, *(["--cursor", cursor] if cursor else [])], call.cwd)
+        if run.returncode not in case.exits:
             raise RuntimeError(f"{case.id}: exit {run.returncode}: {run.stderr[-600:]!r}")
         out = json.loads(run.stdout)
         calls += 1
@@ -193,16 +204,19 @@ def _walk_pages(ctx: BenchCtx, gh: str, call: Call, case: Case, detail: str | No
                                 if not r.status or r.status >= 400][:5]}
 
 
-def output_size(ctx: BenchCtx, gh: str, available: set[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def output_size(ctx: BenchCtx, gh: str, available: set[str], cases: list[Case] | None = None
+                ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Figure 5 rows, plus figure-1 info rows for reading every page."""
     rows: list[dict[str, Any]] = []
     paging: list[dict[str, Any]] = []
-    for case in CASES:
+    for case in CASES if cases is None else cases:
         if not case.items_key:
             continue
         if case.tool not in available:
             rows.append({"case": case.id, "tool": case.tool, "status": f"not yet available ({case.tool})"})
             continue
+        if case.prepare:
+            case.prepare(ctx)
         call = case.plan(ctx)
         for detail in ("concise", "full") if case.detail else (None,):
             try:
@@ -215,7 +229,7 @@ def output_size(ctx: BenchCtx, gh: str, available: set[str]) -> tuple[list[dict[
                 continue
             rows.append(row)
             if case.paged and detail in (None, "concise") and row["calls"] > 1:
-                fl = floors.all_output_pages(call.floor, row["items"])
+                fl = floors.all_output_pages(call.floor, row["calls"])
                 paging.append({"case": f"{case.id}, all {row['calls']} pages", "tool": case.tool, "status": "info",
                                "requests": row["requests"], "floor": fl.requests,
                                "ratio": round(row["requests"] / fl.requests, 3), "target": None, "met": None,
@@ -246,7 +260,7 @@ def gh_reference(ctx: BenchCtx, gh: str, runs: int, latency_ms: float) -> list[d
         ctx.hub.reset_counters()
         unhandled_before = len(ctx.hub.unhandled)
         first = run_process([gh, *ref.argv], env=env, cwd=ctx.workdir)
-        if first.returncode != 0:
+        if first.returncode not in ref.exits or len(ctx.hub.unhandled) > unhandled_before:
             missing = [r.response_body.decode("utf-8", "replace") for r in ctx.hub.unhandled[unhandled_before:]]
             del ctx.hub.unhandled[unhandled_before:]
             reason = _reason(missing) or ("gh says: " + first.stderr.decode("utf-8", "replace").strip()[:160]

@@ -3,11 +3,10 @@
 ``large_pr(size)`` is the busy PR of issue 7: hundreds of review threads (a few of them longer than
 one 100-comment page, on different thread pages), every AI-reviewer body of ``fixtures/reviews`` as a
 review, human reviews, reviews that only carry inline comments, hundreds of conversation comments, and a
-3-PR stack beside it. Everything is deterministic (seeded), so the floors in ``bench/floors.py`` are
-computed from the same dict the hub serves.
-
-CI data (>= 60 checks, >= 12 failed Actions jobs) is not in fakehub's scenario format yet; when it is,
-add it in ``_ci_section`` (see bench/README.md, "Adding a tool").
+3-PR stack beside it, CI (``bench/ci_scenario.py``: >= 60 checks, >= 12 failed Actions jobs with real logs,
+main's ruleset) and real git history (``bench/gitworld.py``: the PR conflicts with main; the stack's base
+was squash-merged). Everything is deterministic (seeded, fixed commit dates), so the floors in
+``bench/floors.py`` are computed from the same dict the hub serves.
 """
 
 from __future__ import annotations
@@ -16,6 +15,8 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from bench import ci_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 REVIEWS = ROOT / "fixtures" / "reviews"
@@ -43,6 +44,7 @@ class Size:
     human_reviews: int
     carrier_reviews: int
     issue_comments: int
+    ci: ci_scenario.CiSize = ci_scenario.FULL
     ai_bodies: int | None = None  # None: every fixture body
     resolved_every: int = 4
     outdated_every: int = 9
@@ -55,7 +57,7 @@ FULL = Size("full", threads=320,
             max_short_comments=6, human_reviews=20, carrier_reviews=60, issue_comments=230)
 # Tiny, but still one thread longer than a page so the paging path runs.
 SMOKE = Size("smoke", threads=24, long_threads=((3, 105, False),), max_short_comments=3, human_reviews=3,
-             carrier_reviews=4, issue_comments=12, ai_bodies=6)
+             carrier_reviews=4, issue_comments=12, ai_bodies=6, ci=ci_scenario.SMOKE)
 SIZES = {"full": FULL, "smoke": SMOKE}
 
 
@@ -114,8 +116,10 @@ def _thread_author(i: int) -> str:
     return INLINE_BOTS[i % 3] if i % 5 == 0 else HUMANS[i % len(HUMANS)]
 
 
-def large_pr(size: Size | str = FULL, seed: int = 7) -> dict[str, Any]:
-    """The scenario dict: acme/widgets PR 4242 (the large PR) and the 3-PR stack 4301 <- 4302 <- 4303."""
+def large_pr(size: Size | str = FULL, seed: int = 7, git: Any = None, workdir: Path | None = None) -> dict[str, Any]:
+    """The scenario dict: acme/widgets PR 4242 (the large PR) and the 3-PR stack 4301 <- 4302 <- 4303.
+    ``git``: a ``bench.gitworld.GitWorld`` whose commits the PRs get (without it they have none, and the
+    git tools cannot run); ``workdir``: where the generated monorepo log is written (default: bench/.cache)."""
     size = SIZES[size] if isinstance(size, str) else size
     rng = random.Random(seed)
     long = {i: (n, resolved) for i, n, resolved in size.long_threads}
@@ -179,16 +183,21 @@ def large_pr(size: Size | str = FULL, seed: int = 7) -> dict[str, Any]:
            "head_ref": "feature/streaming-parser", "base_ref": "main", "created_at": "2026-11-01T00:00:00Z",
            "threads": threads, "reviews": reviews, "issue_comments": issue_comments, **size.extra}
     pulls = [big, *_stack()]
-    _ci_section(pulls)
+    ci = _ci_section(pulls, size, workdir or ROOT / "bench" / ".cache")
+    for pr in pulls if git is not None else ():
+        pr.update(git.pulls[pr["number"]])
     users: dict[str, Any] = {b: {"type": "Bot"} for b in (*BOT_LOGINS.values(), "github-actions", "codecov")}
     users["copilot-pull-request-reviewer"]["rest_comment_login"] = "Copilot"
     users.update({h: {"type": "User", "association": "COLLABORATOR"} for h in HUMANS})
+    repo = {"owner": OWNER, "name": REPO, "viewer_permission": "WRITE", "pull_requests": pulls,
+            "branch_rules": {"main": {"rulesets": [ci_scenario.ruleset()]}}, **(git.repo if git is not None else {})}
     return {"description": f"bench: large PR ({size.name})", "viewer": {"login": "octocat"}, "users": users,
-            "repositories": [{"owner": OWNER, "name": REPO, "viewer_permission": "WRITE", "pull_requests": pulls}]}
+            "repositories": [repo], "_bench": {"ci": ci, "git_history": git is not None}}
 
 
 def _stack() -> list[dict[str, Any]]:
-    """A 3-PR stack: main <- stack/base <- stack/middle <- stack/top, one review thread each."""
+    """A 3-PR stack: main <- stack/base <- stack/middle <- stack/top, one review thread each (the git world
+    then sets their commits: #4301 squash-merged, #4302 retargeted to main)."""
     out, base = [], "main"
     for n, name in zip(STACK, ("base", "middle", "top"), strict=True):
         out.append({"number": n, "title": f"Stack: {name}", "author": "octocat", "head_ref": f"stack/{name}",
@@ -198,10 +207,9 @@ def _stack() -> list[dict[str, Any]]:
     return out
 
 
-def _ci_section(pulls: list[dict[str, Any]]) -> None:
-    """Checks and Actions jobs (issue 7: >= 60 checks, >= 12 failed jobs). Not served by fakehub yet: when
-    its scenario format gains them, add them to pulls[0] here and extend bench/floors.py."""
-    return None
+def _ci_section(pulls: list[dict[str, Any]], size: Size, workdir: Path) -> dict[str, int]:
+    """Checks and Actions jobs with their logs on the large PR (issue 7: >= 60 checks, >= 12 failed jobs)."""
+    return ci_scenario.ci_section(pulls[0], size.ci, workdir)
 
 
 def describe(scenario: dict[str, Any]) -> dict[str, int]:
@@ -217,6 +225,8 @@ def describe(scenario: dict[str, Any]) -> dict[str, int]:
         "reviews_with_ai_bodies": sum(r["author"] in BOT_LOGINS.values() and bool(r["body"]) for r in pr["reviews"]),
         "issue_comments": len(pr["issue_comments"]),
         "stack_prs": len(STACK),
+        **(scenario.get("_bench") or {}).get("ci", {}),
+        "git_history": bool((scenario.get("_bench") or {}).get("git_history")),
     }
 
 

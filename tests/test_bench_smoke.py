@@ -14,6 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FIGURES = ("round_trips", "latency", "log_throughput", "startup", "output_size", "gh_reference")
 # A row may say a tool has not landed yet or that fakehub cannot serve a reference command; it may not fail.
 ACCEPTED_PREFIXES = ("ok", "info", "not yet available", "not served by fakehub", "n/a")
+TOOL_CASES = ("checks", "ready", "conflicts", "stack (in the clone)", "rebase-after-squash --upstream (in the clone)")
 
 
 def _status_ok(row: dict[str, Any]) -> None:
@@ -46,7 +47,14 @@ def test_bench_smoke(tmp_path: Path) -> None:
             _number(row["requests"])
             _number(row["floor"])
     assert trips["parse-review (offline)"]["requests"] == 0
+    # The tools that landed after the suite: registered now, so their rows must be measured, not skipped.
+    for case in TOOL_CASES:
+        assert trips[case]["status"] == "ok", trips[case]
+        assert trips[case]["floor"] >= 1 and trips[case]["requests"] >= trips[case]["floor"], trips[case]
+    assert trips["checks"]["by_operation"].get("GET /repos/acme/widgets/actions/jobs/{id}/logs")  # logs are served
+    assert res["scenario"]["failed_actions_jobs"] >= 3 and res["scenario"]["git_history"]
 
+    assert {r["case"] for r in fig["latency"] if r["status"] == "ok"} >= set(TOOL_CASES)
     for row in fig["latency"]:
         _status_ok(row)
         if row["status"] == "ok":
@@ -77,15 +85,16 @@ def test_bench_smoke(tmp_path: Path) -> None:
     assert startup["mcp"]["status"] == "ok" and startup["mcp"]["tools"] >= 2
     assert fig["startup"]["imports"]["--version"]
 
-    sizes = [r for r in fig["output_size"] if r["case"] == "comments"]
-    assert {r["detail"] for r in sizes} == {"concise", "full"}
-    for row in sizes:
-        _status_ok(row)
-        _number(row["bytes_per_item"])
-        assert row["items"] > 0
-    assert next(r for r in sizes if r["detail"] == "concise")["mcp"]["response_bytes"] > 0
+    for case in ("comments", "checks"):  # per unresolved item / per failure
+        sizes = [r for r in fig["output_size"] if r["case"] == case]
+        assert {r["detail"] for r in sizes} == {"concise", "full"}, case
+        for row in sizes:
+            assert row["status"] == "ok", row
+            _number(row["bytes_per_item"])
+            assert row["items"] > 0
+        assert next(r for r in sizes if r["detail"] == "concise")["mcp"]["response_bytes"] > 0
 
-    assert fig["gh_reference"]
+    assert "gh pr checks" in {r["command"] for r in fig["gh_reference"]}
     for row in fig["gh_reference"]:
         _status_ok(row)
         if row["status"] == "ok":
