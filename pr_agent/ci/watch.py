@@ -80,7 +80,7 @@ def _poll(ctx: Context, ref: PRRef, st: _State, waiting: bool) -> tuple[Snapshot
     still_running = bool(snap.rollup.in_bucket("pending"))
     todo = [c for c in failed if _key(c) not in st.cache or not st.cache[_key(c)].final]
     final_pass = not (waiting and still_running)
-    for a in ctx.gh.map(lambda c: analyze_check(ctx, ref, c, final_pass=final_pass), todo, max_workers=4):
+    for a in ctx.gh.map(lambda c: analyze_check(ctx, ref, c, final_pass=final_pass), todo, max_workers=8):
         st.cache[_key(a.check)] = a
     return snap, [st.cache[_key(c)] for c in failed]
 

@@ -80,8 +80,13 @@ def _upstream(ctx: Context, src: StackSource, dep: Pull, given: str | None) -> P
 def handle(ctx: Context, params: RebaseAfterSquashMergeInput) -> RebaseAfterSquashMergeOutput:
     ref = ctx.pr(params.pr)
     src = StackSource(ctx.gh, ref)
-    dep = src.pull(ref.number)
-    up = _upstream(ctx, src, dep, params.upstream_pr)
+    if params.upstream_pr:  # both PRs are known: one round trip for the two
+        up_ref = ctx.pr(params.upstream_pr)
+        same_repo(up_ref, ref)
+        up, dep = src.pulls(up_ref.number, ref.number)
+    else:
+        dep = src.pull(ref.number)
+        up = _upstream(ctx, src, dep, None)
     if up.number == dep.number:
         raise PrAgentError("invalid_arguments", f"upstream_pr is {dep.ref} itself.",
                            suggestion="Name the merged PR yours was built on.",
@@ -134,7 +139,7 @@ def render(out: dict[str, Any]) -> str:
     if out["commands"]:
         lines += ["", "commands (run in order; stop at the first failure):"]
         for c in out["commands"]:
-            lines += [f"{c['step']:>2}. {c['command']}", f"    {terminal_safe(c['description'])}"]
+            lines += [terminal_safe(f"{c['step']:>2}. {c['command']}"), f"    {terminal_safe(c['description'])}"]
     return "\n".join(lines) + "\n"
 
 
