@@ -32,7 +32,9 @@ def fail(err: PrAgentError, as_json: bool) -> None:
     """Report a typed error (stderr; plus the envelope on stdout with --json) and exit."""
     if as_json:
         _print_json(err.envelope())
-    click.echo(err.human(), err=True)
+    from pr_agent.textsafe import terminal_safe
+
+    click.echo(terminal_safe(err.human()), err=True)  # messages may quote untrusted text (paths, names)
     sys.exit(err.exit_code)
 
 

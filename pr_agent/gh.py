@@ -69,16 +69,27 @@ def load_query(name: str) -> str:
     return _queries[name]
 
 
+_UNPARSED: Any = object()
+
+
 @dataclass
 class Response:
     status: int
     headers: dict[str, str]
     body: bytes
+    _data: Any = field(default=_UNPARSED, repr=False, compare=False)
 
     def json(self) -> Any:
+        if self._data is not _UNPARSED:
+            return self._data
         try:
-            return orjson.loads(self.body) if self.body.strip() else None
-        except orjson.JSONDecodeError as exc:
+            if not self.body.strip():
+                if self.status != 204 and "json" in self.headers.get("content-type", ""):
+                    raise ValueError("empty body")  # a JSON answer cut off before its first byte
+                self._data = None
+            else:
+                self._data = orjson.loads(self.body)
+        except (orjson.JSONDecodeError, ValueError) as exc:
             raise PrAgentError(
                 "unexpected_response",
                 f"GitHub returned a response that is not valid JSON (HTTP {self.status}).",
@@ -86,6 +97,7 @@ class Response:
                 details={"status": self.status, "reason": str(exc), "body_start": self.body[:200].decode(
                     "utf-8", "replace")},
             ) from None
+        return self._data
 
 
 @dataclass
@@ -219,14 +231,14 @@ def _message_of(body: bytes) -> str:
 def _retry_after_ms(headers: dict[str, str], now: float) -> int | None:
     ra = headers.get("retry-after")
     if ra:
-        if ra.isdigit():
+        if ra.isascii() and ra.isdigit():  # str.isdigit() also accepts '²', which int() refuses
             return int(ra) * 1000
         try:
             return max(0, int((parsedate_to_datetime(ra).timestamp() - now) * 1000))
         except (TypeError, ValueError):
             pass
     reset = headers.get("x-ratelimit-reset")
-    if headers.get("x-ratelimit-remaining") == "0" and reset and reset.isdigit():
+    if headers.get("x-ratelimit-remaining") == "0" and reset and reset.isascii() and reset.isdigit():
         return max(0, int((int(reset) - now) * 1000))
     return None
 
@@ -493,7 +505,11 @@ class Gh:
             raise http_error(status, headers, body, what)
         if what.startswith("graphql"):
             _raise_graphql_errors(headers, body, what)
-        return Response(status, headers, body)
+            return Response(status, headers, body)
+        resp = Response(status, headers, body)
+        if "json" in headers.get("content-type", ""):
+            resp.json()  # parsed here, so a cut-off answer is a temporary failure retried like any other (reads)
+        return resp
 
 
 def _cancelled(what: str) -> PrAgentError:
@@ -591,6 +607,8 @@ def _raise_graphql_errors(headers: dict[str, str], body: bytes, what: str) -> No
     errors = data.get("errors") if isinstance(data, dict) else None
     if not errors:
         return
+    if not isinstance(errors, list):  # not GitHub's shape, but still an error answer: typed, never a crash
+        errors = [errors]
     first = errors[0] if isinstance(errors[0], dict) else {"message": str(errors[0])}
     etype = str(first.get("type") or "")
     message = str(first.get("message") or "GraphQL error")

@@ -36,6 +36,10 @@ class Git:
                                suggestion="Install git (https://git-scm.com/downloads).")
         return path
 
+    def require(self) -> None:
+        """Raise git_not_found unless git is installed (for callers that cannot work without it)."""
+        self._git()
+
     def call(self, *args: str) -> GitResult:
         """Run git; never raises for a non-zero exit (the caller decides)."""
         env = dict(os.environ, GIT_TERMINAL_PROMPT="0", LC_ALL="C", GIT_PAGER="cat")
@@ -67,6 +71,10 @@ class Git:
             details={"path": str(self.cwd)})
 
     def is_repo(self) -> bool:
+        """Inside a repository? False when git is not installed: then nothing can use a clone, and the tools
+        that only use one when they are in it answer from GitHub alone."""
+        if shutil.which("git") is None:
+            return False
         return self.call("rev-parse", "--git-dir").returncode == 0
 
     def current_branch(self) -> str | None:

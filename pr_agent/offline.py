@@ -87,11 +87,12 @@ LOG_FORMATS = ("auto", "pytest", "unittest", "jest", "vitest", "mocha", "go", "c
                "dotnet", "junit", "gradle", "maven")
 
 
-def log_lines(path: str) -> Iterator[str]:
-    """Lines of a saved log (or '-' for stdin), streamed; invalid UTF-8 is replaced, never fatal."""
+def log_lines(path: str) -> Iterator[bytes]:
+    """A saved log (or '-' for stdin), streamed as raw 1 MiB pieces: ``parse_log`` splits them into lines
+    itself and decodes only the lines it looks at (invalid UTF-8 is replaced, never fatal)."""
     if path == "-":
-        for raw in sys.stdin.buffer:
-            yield raw.decode("utf-8", "replace")
+        while chunk := sys.stdin.buffer.read(1 << 20):
+            yield chunk
         return
     try:
         fh = open(path, "rb")  # noqa: SIM115 (closed below; a generator)
@@ -100,8 +101,8 @@ def log_lines(path: str) -> Iterator[str]:
                            suggestion="Pass the path of a saved log, or - to read standard input.",
                            details={"field": "FILE", "value": path}) from None
     with fh:
-        for raw in fh:
-            yield raw.decode("utf-8", "replace")
+        while chunk := fh.read(1 << 20):
+            yield chunk
 
 
 def parse_log_output(lines: Iterable[str], fmt: str = "auto") -> tuple[dict[str, Any], list[str]]:

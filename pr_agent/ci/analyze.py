@@ -256,4 +256,7 @@ def analyze_check(ctx: Context, ref: PRRef, check: Check, *, final_pass: bool = 
         a.non_test = parsed.non_test_failure.model_dump(mode="json")
     elif not failures:
         a.non_test = _fallback_non_test(a, a.excerpt)
+    if annotations is None:  # 403/404: never let failures a test reporter wrote there vanish silently
+        unread = "its check-run annotations could not be read, so failing tests reported only there are missing"
+        a.note = f"{a.note}; {unread}" if a.note else unread
     return a

@@ -33,6 +33,7 @@ class Snapshot:
     rollup_state: str | None
     nodes: list[dict[str, Any]] = field(default_factory=list, repr=False)
     required: list[str] = field(default_factory=list)
+    rules_unreadable: bool = False  # the base branch's rulesets could not be read (403/404)
 
     def with_required(self, names: list[str]) -> Snapshot:
         """The same snapshot with more required check names (from rulesets read separately)."""

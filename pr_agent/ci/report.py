@@ -142,6 +142,14 @@ def priority(analyses: list[Analysis], page: list[dict[str, Any]], all_failures:
 
 
 def summary(out: Outcome, status: str, total_failures: int) -> str:
+    text = _summary(out, status, total_failures)
+    if out.snapshot.rules_unreadable:
+        text += (" The base branch's rulesets could not be read, so a required check that has not reported yet may "
+                 "be missing here (check_merge_readiness goes by GitHub's own merge state).")
+    return text
+
+
+def _summary(out: Outcome, status: str, total_failures: int) -> str:
     r = out.snapshot.rollup
     n = counts(r.checks)
     if not r.checks:

@@ -73,8 +73,9 @@ def _poll(ctx: Context, ref: PRRef, st: _State, waiting: bool) -> tuple[Snapshot
     snap = fetch_snapshot(ctx, ref, st.ruleset)
     if not st.ruleset_read:
         st.ruleset_read = True
-        st.ruleset = fetch_ruleset_checks(ctx, ref, snap.base_ref) if snap.base_ref else None
+        st.ruleset = fetch_ruleset_checks(ctx, ref, snap.base_ref) if snap.base_ref else []
         snap = snap.with_required(st.ruleset or [])
+    snap.rules_unreadable = st.ruleset is None  # said in the summary: never a silently smaller answer
     st.polls += 1
     failed = snap.rollup.in_bucket("failed")
     still_running = bool(snap.rollup.in_bucket("pending"))

@@ -55,6 +55,7 @@ def open_clone(ref: PRRef, repo_path: str | None, cwd_git: Git) -> tuple[Git, st
         return (cwd_git, remote) if remote else None
     path = Path(repo_path).expanduser()
     git = Git(path)
+    git.require()  # an explicit clone needs git: git_not_found, not "not a clone"
     if not path.is_dir() or not git.is_repo():
         raise PrAgentError("not_a_git_repository", f"{repo_path} is not a git clone.",
                            suggestion=f"Pass the path of a clone of {ref.full_name}, or omit repo_path.",

@@ -241,7 +241,12 @@ def _local_checks(a: Analysis, clone: Clone, restacks: list[Restack], tip: str) 
         first = restacks[0]
         mb = first.old_base or clone.merge_base(tip, a.dependent.head_oid)
         if mb and clone.has(tip):
-            first.conflicts = clone.predicted_conflicts(tip, mb, a.dependent.head_oid) or []
+            predicted = clone.predicted_conflicts(tip, mb, a.dependent.head_oid)
+            if predicted is None:  # unknown is not clean: say so rather than report no conflicts
+                a.warnings.append("Conflicts could not be predicted in this clone (git merge-tree --write-tree "
+                                  "needs git 2.38 or newer): none are listed because they are unknown, not because "
+                                  "the rebase is known to be clean.")
+            first.conflicts = predicted or []
 
 
 def _changes(a: Analysis, clone: Clone | None, tip: str, opts: Options) -> Changes:

@@ -101,6 +101,11 @@ class DetectMergeConflictsOutput(OutputModel):
     notice: str
 
 
+def _comment(text: str) -> str:
+    """``# text`` that stays one inert shell comment: control characters (newlines included) made visible."""
+    return "# " + terminal_safe(text).replace("\n", "\\n")
+
+
 def _steps(ref: PRRef, remote: str, target: str, files: list[dict[str, Any]]) -> Instructions:
     paths = [f["file_path"] for f in files]
     hunks = sum(max(f.get("total_hunks", 0), 1) for f in files)
@@ -109,7 +114,9 @@ def _steps(ref: PRRef, remote: str, target: str, files: list[dict[str, Any]]) ->
         f"git fetch {shlex.quote(remote)} {shlex.quote(target)} && git merge FETCH_HEAD",
     ]
     if files:
-        steps += [f"resolve {shlex.quote(f['file_path'])}: {f['suggested_resolution']}" for f in files]
+        # prose, written as a shell comment on one line: inert if the steps are pasted into a shell, whatever the
+        # file and branch names (a name with $(…) or a newline must never run)
+        steps += [_comment(f"resolve {shlex.quote(f['file_path'])}: {f['suggested_resolution']}") for f in files]
         steps.append("git add -- " + " ".join(shlex.quote(p) for p in paths) + " && git commit --no-edit")
         low, high = 3 * len(files) + hunks, 8 * len(files) + 4 * hunks
         estimate = f"about {low}-{high} minutes"

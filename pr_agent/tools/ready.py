@@ -146,7 +146,7 @@ def render(out: dict[str, Any]) -> str:
     lines = [f"{out['pr']}: {out['verdict'].upper()} — {terminal_safe(out['summary'])}"]
     for b in out["blocking_issues"]:
         lines.append(f"  ✗ [{b['category']}] {terminal_safe(b['description'])}")
-        lines.append(f"      {terminal_safe(b['action_required'])}  →  {b['command']}")
+        lines.append(f"      {terminal_safe(b['action_required'])}  →  {terminal_safe(b['command'])}")
     for w in out["warnings"]:
         lines.append(f"  ! [{w['category']}] {terminal_safe(w['description'])}")
     bp = out["branch_protection"]
@@ -157,7 +157,7 @@ def render(out: dict[str, Any]) -> str:
     for note in bp["notes"]:
         lines.append(f"  note: {note}")
     lines.append(f"next: {out['next_action']['description']}")
-    lines.append(f"  {out['next_action']['command']}")
+    lines.append(f"  {terminal_safe(out['next_action']['command'])}")
     return "\n".join(lines) + "\n"
 
 

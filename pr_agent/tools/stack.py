@@ -205,7 +205,7 @@ def handle(ctx: Context, params: ManageStackedPRsInput) -> ManageStackedPRsOutpu
 def render_steps(steps: list[dict[str, Any]]) -> list[str]:
     lines = []
     for s in steps:
-        lines.append(f"{s['step']:>2}. [{s['type']}] {s['command']}")
+        lines.append(terminal_safe(f"{s['step']:>2}. [{s['type']}] {s['command']}"))  # bidi in names
         lines.append(f"    {terminal_safe(s['description'])}")
     return lines
 

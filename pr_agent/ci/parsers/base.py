@@ -9,7 +9,7 @@ they are in and a bounded number of drafts, so memory never depends on the size 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 MAX_MESSAGE_CHARS = 500
@@ -64,16 +64,29 @@ class Draft:
 class Context:
     """What the engine shares with the parsers."""
 
-    __slots__ = ("capturing", "lineno", "ring")
+    __slots__ = ("capturing", "lineno", "recent", "ring_source")
 
     def __init__(self) -> None:
-        self.ring: deque[str] = deque(maxlen=RING_SIZE)
+        self.recent: deque[str] = deque(maxlen=RING_SIZE)
+        self.ring_source: Callable[[], Sequence[str]] | None = None
         self.capturing: list[BaseParser] = []
         self.lineno = 0
+
+    @property
+    def ring(self) -> Sequence[str]:
+        """The last ``RING_SIZE`` clean lines, up to line ``lineno`` (built on demand when the engine did not
+        clean every line)."""
+        return self.recent if self.ring_source is None else self.ring_source()
 
 
 class BaseParser:
     runner = ""
+    # Which lines the engine feeds a parser that is not capturing: every line it could change its state on
+    # (a superset). First characters of the stripped line ("0" stands for any digit), substrings, and
+    # attributes that, when not None, mean "feed me every prefiltered line".
+    first_chars = ""
+    words: tuple[str, ...] = ()
+    busy_when: tuple[str, ...] = ()
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx

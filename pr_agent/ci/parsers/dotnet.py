@@ -14,6 +14,7 @@ _OTHER_HEADS = ("Standard Output Messages:", "Standard Error Messages:", "Debug 
 
 class DotnetParser(BaseParser):
     runner = "dotnet"
+    first_chars = "FPT["
 
     def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
         super().__init__(ctx)

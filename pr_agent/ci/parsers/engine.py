@@ -1,17 +1,21 @@
 """``parse_log``: one streaming pass over a log, every runner parser and the non-test detector at once.
 
-Per line the engine does the cheap work itself: strip the Actions timestamp and ANSI codes, remember the
-line in a small ring, and test a handful of substrings. Only lines containing a token some parser cares
-about (``FAIL``, ``rror``, ``●``, …) go to all parsers; parsers inside a failure block ask to *capture*
-and then get every line until the block ends. No regex ever runs over the whole log.
+Each line is cleaned (Actions timestamp and ANSI codes removed, ``scan.clean``) and kept in a small ring.
+Only lines containing a token some parser cares about (``FAIL``, ``rror``, ``●``, …: ``scan.prefiltered``)
+go to the parsers, and of those only to the parsers whose triggers the line has (``BaseParser.first_chars``
+and ``words``); parsers inside a failure block ask to *capture* and then get every line until the block
+ends. No regex ever runs over every line.
+
+Most lines of a long log pass no prefilter, so raw blocks are not cleaned line by line: ``scan.scan_block``
+finds the lines that may pass it, and only those, the captured lines and the lines of the ring when a
+parser reads it are cleaned. The result is the same as cleaning every line.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..logs import _ANSI_RE, _BOM, _CARET_ANSI_RE, _TS_RE, clean_line, strip_gh_prefix
-from .base import BaseParser, Context, Draft
+from .base import RING_SIZE, BaseParser, Context, Draft
 from .dotnet import DotnetParser
 from .go_test import GoParser
 from .js_jest import JestParser
@@ -25,6 +29,7 @@ from .py_pytest import PytestParser
 from .py_unittest import UnittestParser
 from .ruby_php import PhpunitParser, RspecParser
 from .rust import CargoParser, NextestParser
+from .scan import blocks, clean, prefiltered, raw_line, scan_block
 
 PARSER_CLASSES: tuple[type[BaseParser], ...] = (
     PytestParser,
@@ -43,8 +48,6 @@ PARSER_CLASSES: tuple[type[BaseParser], ...] = (
     MavenParser,
 )
 HINTS = ("auto", *RUNNERS)
-# Line starts that matter although they contain none of the prefilter's words.
-_PREFIXES = ("##[", "====", "Ran ", "OK (", "ok  \t", "     Running ", "   Doc-tests", "Total tests", "panic: ")
 
 
 def _make_parsers(ctx: Context, hint: str | None) -> list[BaseParser]:
@@ -54,6 +57,142 @@ def _make_parsers(ctx: Context, hint: str | None) -> list[BaseParser]:
     if not chosen:
         raise ValueError(f"unknown log format {hint!r}; expected one of: {', '.join(HINTS)}")
     return chosen
+
+
+class _Feeder:
+    """Hands clean lines to the parsers: the engine's per-line work, whichever way lines were cleaned."""
+
+    def __init__(self, ctx: Context, parsers: list[BaseParser]) -> None:
+        self.ctx = ctx
+        self.parsers = parsers
+        self.go = next((p for p in parsers if isinstance(p, GoParser)), None)
+        self.maven = next((p for p in parsers if isinstance(p, MavenParser)), None)
+        self.nontest = NonTestDetector(ctx)
+        by_char: dict[str, list[BaseParser]] = {}
+        for p in parsers:
+            for c in p.first_chars:
+                by_char.setdefault(c, []).append(p)
+        self.by_char = {c: tuple(ps) for c, ps in by_char.items()}
+        self.words = tuple((w, p) for p in parsers for w in p.words)
+        self.busy = tuple((p, a) for p in parsers for a in p.busy_when)
+
+    def line(self, s: str, n: int) -> None:
+        """Line ``n`` (1-based), clean."""
+        ctx = self.ctx
+        capturing = ctx.capturing
+        if s[:2] == '{"' and self.go is not None and '"Action"' in s:
+            ctx.lineno = n
+            for text in self.go.feed_json(s):
+                self.nontest.feed(text)
+            return
+        if not prefiltered(s):
+            if capturing:
+                ctx.lineno = n
+                for p in capturing[:]:
+                    p.feed(s)
+            return
+        ctx.lineno = n
+        maven = self.maven
+        if maven is not None and s[:7] == "[INFO] ":  # Maven progress: only Maven cares
+            maven.feed(s)
+            for p in capturing[:]:
+                if p is not maven:
+                    p.feed(s)
+            return
+        c = s.lstrip()[:1]
+        todo = self.by_char.get("0" if c.isdigit() else c, ())
+        more = [p for w, p in self.words if w in s]
+        for p, a in self.busy:
+            if getattr(p, a) is not None:
+                more.append(p)
+        if capturing or more:
+            todo = tuple(dict.fromkeys((*capturing, *todo, *more)))
+        for p in todo:
+            p.feed(s)
+        self.nontest.feed(s)
+
+    def captured(self, s: str, n: int) -> None:
+        """Line ``n``, clean, known to pass no prefilter."""
+        self.ctx.lineno = n
+        for p in self.ctx.capturing[:]:
+            p.feed(s)
+
+
+class _Reader:
+    """Cleans what the feeder needs: every line of a list, only some lines of a scanned raw block."""
+
+    def __init__(self, ctx: Context, feeder: _Feeder) -> None:
+        self.ctx = ctx
+        self.feeder = feeder
+        self.n = 0  # lines read so far
+        self.gh = ""  # the "job<TAB>step<TAB>" prefix of `gh run view --log-failed` output, once seen
+        self.lines: list[str] = []  # the scanned block (latin-1 text of its raw lines)
+        self.clean: dict[int, str] = {}  # its lines cleaned so far
+        self.at = 0  # index in it of the line being fed
+
+    def read(self, block: bytes | list[str]) -> None:
+        if isinstance(block, list):
+            self.each(block)
+            return
+        scanned = None if self.gh else scan_block(block)
+        if scanned is None:
+            self.each(block.decode("utf-8", "replace").split("\n")[:-1])
+        else:
+            self.scanned(*scanned)
+
+    def each(self, lines: list[str]) -> None:
+        """Clean and feed every line."""
+        ring_add = self.ctx.recent.append
+        line = self.feeder.line
+        gh = self.gh
+        n = self.n
+        for s in lines:
+            n += 1
+            s, gh = clean(s, gh)
+            ring_add(s)
+            line(s, n)
+        self.n, self.gh = n, gh
+
+    def scanned(self, lines: list[str], found: list[int]) -> None:
+        """Feed the lines ``scan_block`` found, and every line while a parser captures."""
+        ctx = self.ctx
+        capturing = ctx.capturing
+        line, captured, get = self.feeder.line, self.feeder.captured, self._clean
+        self.lines, self.clean = lines, {}
+        base = self.n
+        ctx.ring_source = self._ring
+        pos = 0
+        for i in found:
+            while capturing and pos < i:
+                self.at = pos
+                captured(get(pos), base + pos + 1)
+                pos += 1
+            self.at = i
+            line(get(i), base + i + 1)
+            pos = i + 1
+        while capturing and pos < len(lines):
+            self.at = pos
+            captured(get(pos), base + pos + 1)
+            pos += 1
+        ctx.recent.extend(get(i) for i in range(max(0, len(lines) - RING_SIZE), len(lines)))
+        ctx.ring_source = None
+        self.n = base + len(lines)
+        self.lines, self.clean = [], {}
+
+    def _clean(self, i: int) -> str:
+        s = self.clean.get(i)
+        if s is None:
+            s = self.lines[i]
+            if not s.isascii():
+                s = raw_line(s)
+            s = self.clean[i] = clean(s, "")[0]
+        return s
+
+    def _ring(self) -> list[str]:
+        """The ring at line ``self.at`` of the scanned block."""
+        own = [self._clean(i) for i in range(max(0, self.at + 1 - RING_SIZE), self.at + 1)]
+        need = RING_SIZE - len(own)
+        return [*list(self.ctx.recent)[-need:], *own] if need else own
 
 
 def _fallback_message(runner: str) -> str:
@@ -98,79 +237,24 @@ def _drop_nextest_echo(parsers: list[BaseParser], results: dict[str, list[Draft]
         cargo.first_seen = None
 
 
-def parse_log(lines: Iterable[str], *, check_name: str = "", hint: str | None = None) -> ParsedLog:
+def parse_log(lines: Iterable[str] | Iterable[bytes], *, check_name: str = "", hint: str | None = None) -> ParsedLog:
     """Parse a job log (raw Actions log or plain runner output) into failures or a non-test failure.
 
-    ``hint`` forces one runner (``"pytest"``, ``"go"``, …; ``None``/``"auto"`` detects). Lines are
-    consumed once; memory stays bounded whatever the size of the log.
+    ``lines`` are the log's lines (``str``), or raw pieces of it (``bytes``, UTF-8, lines may span pieces:
+    what ``offline.log_lines`` reads). ``hint`` forces one runner (``"pytest"``, ``"go"``, …;
+    ``None``/``"auto"`` detects). Lines are consumed once; memory stays bounded whatever the size of the log.
     """
     ctx = Context()
     parsers = _make_parsers(ctx, hint)
-    go = next((p for p in parsers if isinstance(p, GoParser)), None)
-    maven = next((p for p in parsers if isinstance(p, MavenParser)), None)
-    nontest = NonTestDetector(ctx)
-    ring_append = ctx.ring.append
-    capturing = ctx.capturing
-    ts_match = _TS_RE.match
-    ansi_sub = _ANSI_RE.sub
-    gh = ""  # the "job<TAB>step<TAB>" prefix of `gh run view --log-failed` output, once seen
-    n = 0
-    for s in lines:
-        n += 1
-        if s[27:29] == "Z " and s[19:20] == "." and s[10:11] == "T" and s[4:5] == "-":
-            s = s[29:]  # the usual "2026-11-30T10:00:00.1234567Z " prefix
-        elif s[10:11] == "T" and s[4:5] == "-":
-            m = ts_match(s)
-            if m:
-                s = s[m.end() :]
-        elif s[:1] == _BOM:
-            s = clean_line(s)
-        elif "\t" in s:
-            s, gh = strip_gh_prefix(s, gh)
-        if "\x1b" in s:
-            s = ansi_sub("", s)
-        if "^" in s and "^[[" in s:
-            s = _CARET_ANSI_RE.sub("", s)
-        s = s.rstrip("\r\n")
-        if "\r" in s:
-            s = clean_line(s)
-        ring_append(s)
-        if s[:2] == '{"' and go is not None and '"Action"' in s:
-            ctx.lineno = n
-            for text in go.feed_json(s):
-                nontest.feed(text)
-            continue
-        # The prefilter: every line a parser or the non-test detector starts from contains one of these.
-        if (
-            "FAIL" in s
-            or "rror" in s
-            or "fail" in s
-            or "Fail" in s
-            or "ERR" in s
-            or "pass" in s
-            or s.startswith(_PREFIXES)
-            or "<test" in s
-            or "illed" in s
-            or "timed out" in s
-            or (not s.isascii() and ("●" in s or "✕" in s or "×" in s or "✖" in s))
-        ):
-            ctx.lineno = n
-            if maven is not None and s[:7] == "[INFO] ":  # Maven progress: only Maven cares
-                maven.feed(s)
-                for p in capturing[:]:
-                    if p is not maven:
-                        p.feed(s)
-                continue
-            for p in parsers:
-                p.feed(s)
-            nontest.feed(s)
-        elif capturing:
-            ctx.lineno = n
-            for p in capturing[:]:
-                p.feed(s)
+    feeder = _Feeder(ctx, parsers)
+    reader = _Reader(ctx, feeder)
+    for block in blocks(lines):
+        reader.read(block)
 
-    ctx.lineno = n
+    ctx.lineno = reader.n
+    nontest = feeder.nontest
     results: dict[str, list[Draft]] = {p.runner: p.finish() for p in parsers}
+    go = feeder.go
     for pkg, pkg_lines in go.pkg_failures if go is not None else ():
         nontest.hint(f"go test: package {pkg} failed outside any test: {pkg_lines[0]}", pkg_lines)
     _drop_nextest_echo(parsers, results)

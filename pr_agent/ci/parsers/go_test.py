@@ -37,6 +37,8 @@ def _log_message(lines: list[str]) -> tuple[str | None, str | None, int | None]:
 
 class GoParser(BaseParser):
     runner = "go"
+    first_chars = "=pFo"
+    words = ("--- FAIL",)
 
     def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
         super().__init__(ctx)

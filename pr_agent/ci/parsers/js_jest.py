@@ -62,6 +62,7 @@ def message_until_code(lines: list[str]) -> list[str]:
 
 class JestParser(BaseParser):
     runner = "jest"
+    first_chars = "●FPT✕"
 
     def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
         super().__init__(ctx)

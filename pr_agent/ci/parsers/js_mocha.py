@@ -14,6 +14,7 @@ _ENTRY_RE = re.compile(r"(\s*)(\d+)\) (\S.*)$")
 
 class MochaParser(BaseParser):
     runner = "mocha"
+    first_chars = "0"
 
     def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
         super().__init__(ctx)

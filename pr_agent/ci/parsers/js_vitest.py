@@ -28,6 +28,7 @@ def _header(rest: str) -> tuple[str, str] | None:
 
 class VitestParser(BaseParser):
     runner = "vitest"
+    first_chars = "FT❯×"
 
     def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
         super().__init__(ctx)

@@ -35,6 +35,8 @@ def _py_locations(text: str) -> list[tuple[str, int]]:
 
 class JunitXmlParser(BaseParser):
     runner = "junit"
+    words = ("<test",)
+    busy_when = ("case", "text")
 
     def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
         super().__init__(ctx)

@@ -48,6 +48,7 @@ def exception_message(lines: list[str]) -> list[str]:
 
 class GradleParser(BaseParser):
     runner = "gradle"
+    words = (" FAILED", "tests completed")
 
     def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
         super().__init__(ctx)
@@ -109,6 +110,8 @@ class GradleParser(BaseParser):
 
 class MavenParser(BaseParser):
     runner = "maven"
+    first_chars = "[FT"
+    words = ("<<< ", "Tests run:")
 
     def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
         super().__init__(ctx)

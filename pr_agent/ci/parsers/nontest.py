@@ -211,9 +211,10 @@ class NonTestDetector:
             self.hints.append((summary, lines))
 
     def feed(self, s: str) -> None:
-        if s.startswith(("[INFO]", "[WARNING]")):  # Maven's progress and warnings never decide it
+        c = s[:1]
+        if c == "[" and s.startswith(("[INFO]", "[WARNING]")):  # Maven's progress and warnings never decide it
             return
-        if s.startswith("##[group]Run ") or (s.startswith("##[endgroup]") and self.step_start >= 0):
+        if c == "#" and (s.startswith("##[group]Run ") or (s.startswith("##[endgroup]") and self.step_start >= 0)):
             self.step_start = self.ctx.lineno
             if s.startswith("##[endgroup]"):
                 self.step_start = -self.step_start  # only the endgroup right after a Run header counts

@@ -64,6 +64,8 @@ def _nodeid_from(path: str, headline: str) -> str:
 
 class PytestParser(BaseParser):
     runner = "pytest"
+    first_chars = "=FE[0"
+    words = ("::",)
 
     def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
         super().__init__(ctx)

@@ -14,6 +14,7 @@ _RESULT_RE = re.compile(r"(failures|errors|skipped|expected failures|unexpected 
 
 class UnittestParser(BaseParser):
     runner = "unittest"
+    first_chars = "FEUR"
 
     def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
         super().__init__(ctx)

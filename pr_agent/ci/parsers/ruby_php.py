@@ -18,6 +18,7 @@ _PHPUNIT_KIND_RE = re.compile(r"(Errors|Failures|Skipped|Incomplete|Risky|Warnin
 
 class RspecParser(BaseParser):
     runner = "rspec"
+    first_chars = "Fr0"
 
     def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
         super().__init__(ctx)
@@ -115,6 +116,7 @@ def _php_repo_path(path: str, name: str) -> str:
 
 class PhpunitParser(BaseParser):
     runner = "phpunit"
+    first_chars = "TO"
 
     def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
         super().__init__(ctx)

@@ -67,6 +67,7 @@ def _loc(loc: tuple[str, int, int | None] | None) -> tuple[str | None, int | Non
 
 class CargoParser(BaseParser):
     runner = "cargo"
+    first_chars = "tRDf"
 
     def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
         super().__init__(ctx)
@@ -143,6 +144,8 @@ class CargoParser(BaseParser):
 
 class NextestParser(BaseParser):
     runner = "nextest"
+    first_chars = "FSTAL-"
+    busy_when = ("current",)
 
     def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
         super().__init__(ctx)

@@ -1,0 +1,236 @@
+"""Per-line cleaning and prefilter of ``parse_log``, and the block scan that avoids both on most lines.
+
+``clean`` and ``prefiltered`` define what the engine does with one line. Running them on every line of a
+200 MB log costs more than the parsers, and ~90 % of the lines pass neither. ``scan_block`` looks at a
+block of raw bytes (whole lines, timestamps and colours still in) and returns the indices of the lines
+that may pass the prefilter: a superset, found with C-speed substring tests and a few regexes. Only those
+lines, the lines a parser captures and the lines the ring is read for are decoded and cleaned.
+
+Why the superset holds. For a line without hazards (an OSC or caret-notation escape, a ``\\r`` inside the
+line, a BOM) and with no ``gh run view`` prefix in the block, cleaning is: decode, cut the timestamp,
+remove CSI/two-byte ANSI sequences, strip ``\\r\\n``. Sequences never straddle the timestamp cut (a CSI
+sequence ends at the latest on the ``Z`` of ``…Z ``), so a word of the prefilter is in the clean line
+only if it is in the raw line, or if removing a run of sequences joined two of its characters
+(``_JOIN_RE``, from the words' character pairs), and a clean line starts with one of ``PREFIXES`` only if
+the raw line has, after its ``Z``/``Z `` or at its start, that prefix with sequences between any of its
+characters (``_PFX_*``). Hazardous lines are always candidates; a block with a ``gh`` prefix is not
+scanned at all (``scan_block`` returns None and the engine cleans every line).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+from functools import cache
+from itertools import chain, islice, repeat
+
+from ..logs import _ANSI_RE, _BOM, _CARET_ANSI_RE, _TS_RE, clean_line, strip_gh_prefix
+
+# Line starts that matter although they contain none of the prefilter's words (go -json events too).
+PREFIXES = ("##[", "====", "Ran ", "OK (", "ok  \t", "     Running ", "   Doc-tests", "Total tests", "panic: ")
+_WIDE = ("●", "✕", "×", "✖")
+_STR_BATCH = 4096  # str lines per block
+_END = object()
+
+
+def clean(s: str, gh: str) -> tuple[str, str]:
+    """One raw line without timestamp, ``gh`` prefix, ANSI codes and line end; and the ``gh`` prefix in force."""
+    if s[27:29] == "Z " and s[19:20] == "." and s[10:11] == "T" and s[4:5] == "-":
+        s = s[29:]  # the usual "2026-11-30T10:00:00.1234567Z " prefix
+    elif s[10:11] == "T" and s[4:5] == "-":
+        m = _TS_RE.match(s)
+        if m:
+            s = s[m.end() :]
+    elif s[:1] == _BOM:
+        s = clean_line(s)
+    elif "\t" in s:
+        s, gh = strip_gh_prefix(s, gh)
+    if "\x1b" in s:
+        s = _ANSI_RE.sub("", s)
+    if "^" in s and "^[[" in s:
+        s = _CARET_ANSI_RE.sub("", s)
+    s = s.rstrip("\r\n")
+    if "\r" in s:
+        s = clean_line(s)
+    return s, gh
+
+
+def prefiltered(s: str) -> bool:
+    """Whether a clean line goes to the parsers: every line one of them starts from contains one of these."""
+    return (
+        "FAIL" in s
+        or "rror" in s
+        or "fail" in s
+        or "Fail" in s
+        or "ERR" in s
+        or "pass" in s
+        or s.startswith(PREFIXES)
+        or "<test" in s
+        or "illed" in s
+        or "timed out" in s
+        or (not s.isascii() and ("●" in s or "✕" in s or "×" in s or "✖" in s))
+    )
+
+
+# -- the block scan ----------------------------------------------------------------------------------
+# The scan reads raw bytes as latin-1 text: one character per byte (so UTF-8 needles are byte strings),
+# and str operations (``in`` on bytes is several times slower).
+
+# Substrings of the prefilter's words ("timed" for "timed out": no space, so no pair with a space below).
+_WORDS = ("FAIL", "rror", "fail", "Fail", "ERR", "pass", "<test", "illed", "timed")
+_PAIRS = {w[i : i + 2] for w in _WORDS for i in range(len(w) - 1)}
+_SEQ = r"\x1b(?:\[[0-?]*[ -/]*[@-~]|[@-Z\\-_])"  # one CSI or two-byte sequence, as ``_ANSI_RE`` reads it
+_RUN = f"(?:{_SEQ}(?:{_SEQ})*|)"  # an optional run of them (a branch: cheaper than ``*`` when absent)
+
+
+def _charset(chars: Iterable[str]) -> str:
+    return "[" + "".join(re.escape(c) for c in sorted(set(chars))) + "]"
+
+
+# An OSC sequence (the line is cleaned to find out), or a run of sequences between two characters that
+# may be neighbours in a word.
+_ESC_RE = re.compile(
+    r"\x1b(?:\]|(?<=" + _charset(p[0] for p in _PAIRS) + r"\x1b)(?:\[[0-?]*[ -/]*[@-~]|[@-Z\\-_])(?:" + _SEQ
+    + ")*(?=" + _charset(p[1] for p in _PAIRS) + "))"
+)
+
+
+def _trie(words: list[str]) -> str:
+    """A regex for "starts with one of ``words``", allowing runs of sequences before each character."""
+    if any(not w for w in words):
+        return ""
+    heads: dict[str, list[str]] = {}
+    for w in words:
+        heads.setdefault(w[0], []).append(w[1:])
+    return _RUN + "(?:" + "|".join(re.escape(c) + _trie(rest) for c, rest in heads.items()) + ")"
+
+
+_PFX = _trie([*PREFIXES, '{"'])
+_PFX_START_RE = re.compile(_PFX)
+_PFX_AFTER_NL_RE = re.compile(r"\n" + _PFX)
+# After the "Z " of a timestamp (any "Z ": a superset); a "Z" of a digit not followed by a space: a
+# timestamp without one (``_TS_RE`` makes it optional), the line is cleaned to find out.
+_PFX_AFTER_Z_RE = re.compile(r"Z(?: " + _PFX + r"|(?<=[0-9\x80-\xff]Z)(?![ \n]))")
+_CR_RE = re.compile(r"\r(?![\r\n])")  # a "\r" that stripping the line end does not remove
+# A ``gh run view --log`` prefix (``job<TAB>step<TAB><timestamp>``); a digit is 1-4 bytes in UTF-8.
+_D = r"(?:[0-9]|[\x80-\xff]{2,4})"
+_GH_RE = re.compile(r"\t[^\t\n]*\t" + _D + "{4}-" + _D + "{2}-" + _D + "{2}T" + _D + "{2}:" + _D + "{2}:")
+_BOM8 = _BOM.encode().decode("latin-1")
+_WORD_GATES = tuple((w, w[0] if w[0] in "FE<" else "") for w in _WORDS)
+# ● ✕ × ✖ and the BOM in UTF-8, each with a byte of it that plain text rarely has.
+_WIDE_GATES = tuple((w.encode().decode("latin-1"), w.encode().decode("latin-1")[-1]) for w in (*_WIDE, _BOM))
+_GH_TABS = 4000  # tabs per block checked one by one before one regex search does the rest
+
+
+@cache
+def _finder(words: tuple[str, ...], wide: tuple[str, ...]) -> Callable[[list[str]], list[int]]:
+    """``lines -> indices of the lines holding one of words (or, in non-ASCII lines, of wide)``, compiled
+    once per combination: a comprehension of ``in`` tests is the fastest scan Python has."""
+    test = " or ".join(f"{w!r} in s" for w in words)
+    if wide:
+        test += " or (not s.isascii() and (" + " or ".join(f"{w!r} in s" for w in wide) + "))"
+    return eval(f"lambda lines: [i for i, s in enumerate(lines) if {test}]")  # type: ignore[no-any-return]
+
+
+def _has_gh_prefix(text: str) -> bool:
+    i = text.find("\t")
+    for _ in range(_GH_TABS):
+        if i < 0:
+            return False
+        if _GH_RE.match(text, i):
+            return True
+        i = text.find("\t", i + 1)
+    return _GH_RE.search(text, i) is not None
+
+
+def scan_block(block: bytes) -> tuple[list[str], list[int]] | None:
+    """(the lines of ``block`` as latin-1 text, indices of the lines that may pass ``prefiltered``), or None
+    when the block must be cleaned line by line (it has a ``gh`` prefix). ``block`` is whole lines, each
+    ending in ``\\n``; ``raw_line`` turns one of the lines back into text."""
+    text = block.decode("latin-1")
+    if "\t" in text and _has_gh_prefix(text):
+        return None
+    lines = text.split("\n")
+    lines.pop()
+    # A word can only be in the block if its rarest byte is (a one-byte search is much faster).
+    words = tuple(w for w, gate in _WORD_GATES if not gate or gate in text)
+    wide = tuple(w for w, gate in _WIDE_GATES if gate in text)
+    found = _finder(words, wide)(lines)
+    marks = [m.start() for m in _PFX_AFTER_Z_RE.finditer(text)]
+    marks += [m.start() + 1 for m in _PFX_AFTER_NL_RE.finditer(text)]
+    if _PFX_START_RE.match(text):
+        marks.append(0)
+    if "\x1b" in text:
+        marks += [m.start() for m in _ESC_RE.finditer(text)]
+    if "\r" in text:
+        marks += [m.start() for m in _CR_RE.finditer(text)]
+    if "^" in text and "^[[" in text:
+        i = text.find("^[[")
+        while i >= 0:
+            marks.append(i)
+            i = text.find("^[[", i + 1)
+    if marks:
+        found = sorted(set(found).union(_line_numbers(text, marks)))
+    return lines, found
+
+
+def raw_line(s: str) -> str:
+    """A line of ``scan_block`` as the text it encodes."""
+    return s if s.isascii() else s.encode("latin-1").decode("utf-8", "replace")
+
+
+def _line_numbers(text: str, offsets: list[int]) -> list[int]:
+    """The 0-based line of each offset."""
+    out = []
+    line = last = 0
+    for pos in sorted(offsets):
+        line += text.count("\n", last, pos)
+        last = pos
+        out.append(line)
+    return out
+
+
+def blocks(items: Iterable[str | bytes]) -> Iterator[bytes | list[str]]:
+    """Group ``parse_log`` input into raw blocks for ``scan_block`` (bytes: whole lines, each ending in ``\\n``)
+    and lists of lines to clean one by one (lines that hold a ``\\n`` other than their last character).
+
+    ``str`` items are lines; ``bytes`` items are pieces of the raw log (``offline.log_lines`` reads 1 MiB at
+    a time) whose lines may span pieces.
+    """
+    it: Iterator[object] = iter(items)
+    pending: list[bytes] = []  # raw bytes after the last "\n" seen
+    while (item := next(it, _END)) is not _END:
+        if isinstance(item, bytes):
+            cut = item.rfind(b"\n") + 1
+            if cut:
+                yield b"".join(pending) + item[:cut] if pending else item[:cut]
+                pending = []
+            if cut < len(item):
+                pending.append(item[cut:])
+            continue
+        if pending:  # a str line after raw bytes: the bytes end a line
+            yield b"".join(pending) + b"\n"
+            pending = []
+        batch = [item, *islice(it, _STR_BATCH - 1)]
+        if bytes in set(map(type, batch)):  # mixed (rare): the lines up to the first raw piece
+            k = next(i for i, x in enumerate(batch) if isinstance(x, bytes))
+            it = chain(batch[k:], it)
+            batch = batch[:k]
+        yield from _str_block(batch)  # type: ignore[arg-type]
+    if pending:
+        yield b"".join(pending) + b"\n"
+
+
+def _str_block(lines: list[str]) -> Iterator[bytes | list[str]]:
+    text = "".join(lines)
+    if text.count("\n") == len(lines) and all(map(str.endswith, lines, repeat("\n"))):
+        pass  # every line ends with its only "\n"
+    elif "\n" not in text:
+        text = "\n".join(lines) + "\n"
+    else:
+        yield lines
+        return
+    try:
+        yield text.encode()
+    except UnicodeEncodeError:  # lone surrogates: bytes would not decode back to the same text
+        yield lines

@@ -1,0 +1,195 @@
+"""Generated commands built from untrusted text, executed for real: get_failing_tests' reproduction commands
+(test names from CI logs) and check_merge_readiness' next steps run in bash against recording stubs (`pytest`,
+`go`, `npx`, `cargo`, `bundle`, `gh` first on PATH). Each program must get exactly the intended argv — the test
+it names selects exactly the failing test — and no payload may run. Human output stays free of escapes."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from tests.e2e.ci_worlds import job
+from tests.e2e.ci_worlds import world as ci_world
+from tests.e2e.conftest import Agent
+from tests.e2e.merge_worlds import readiness_world
+from tests.safety.hostile import (
+    TEST_NAMES,
+    UNSAFE_ON_TERMINAL,
+    assert_nothing_ran,
+    intended_argvs,
+    named_recording_stubs,
+    recorded,
+    run_pasted,
+    sandbox,
+)
+from tests.safety.worlds import FAST_ENV, pinned_gh
+
+NAMES = [n for n in TEST_NAMES if "\n" not in n]
+
+
+def _log(lines: list[str]) -> str:
+    body = [*lines, "##[error]Process completed with exit code 1."]
+    return "".join(f"2026-11-30T10:00:01.{i:07d}Z {line}\n" for i, line in enumerate(body))
+
+
+def runner_logs() -> dict[str, list[str]]:
+    """One job log per runner, each failing once per hostile test name, in the runner's own format."""
+    go_names = [n.replace(" ", "_") for n in NAMES]  # go test turns spaces in subtest names into underscores
+    return {
+        "pytest": ["============================= test session starts ==============================",
+                   f"collected {len(NAMES)} items", "",
+                   "=========================== short test summary info ============================",
+                   *[f"FAILED tests/test_h.py::test_x[{n}] - AssertionError: boom" for n in NAMES],
+                   f"========================= {len(NAMES)} failed in 0.12s ========================="],
+        "go": [*[line for n in go_names for line in (f"=== RUN   TestH/{n}", f"    --- FAIL: TestH/{n} (0.00s)",
+                                                    "        h_test.go:12: boom")],
+               "--- FAIL: TestH (0.00s)", "FAIL", "FAIL\tgithub.com/acme/calc\t0.01s"],
+        "jest": ["FAIL src/h.test.ts", *[line for n in NAMES for line in (
+            f"  ● Suite › {n}", "", "    expect(received).toBe(expected)", "",
+            "      at Object.<anonymous> (src/h.test.ts:3:9)", "")],
+            f"Tests:       {len(NAMES)} failed, {len(NAMES)} total"],
+        "cargo": [f"running {len(NAMES)} tests", *[f"test tests::{n} ... FAILED" for n in NAMES], "", "failures:", "",
+                  *[line for n in NAMES for line in (f"---- tests::{n} stdout ----",
+                                                      f"thread 'tests::{n}' panicked at src/lib.rs:1:2:", "boom", "")],
+                  "failures:", *[f"    tests::{n}" for n in NAMES], "",
+                  f"test result: FAILED. 0 passed; {len(NAMES)} failed; 0 ignored"],
+        "rspec": ["Failures:", "", *[line for i, n in enumerate(NAMES) for line in (
+            f"  {i + 1}) Widget {n}", "     Failure/Error: expect(a).to eq(b)",
+            f"     # ./spec/widget_spec.rb:{i + 3}:in `block'", "")],
+            f"{len(NAMES)} examples, {len(NAMES)} failures", "", "Failed examples:", "",
+            *[f"rspec ./spec/widget_spec.rb:{i + 3} # Widget {n}" for i, n in enumerate(NAMES)]],
+        "mocha": ["  0 passing (3ms)", f"  {len(NAMES)} failing", "", *[line for i, n in enumerate(NAMES) for line in (
+            f"  {i + 1}) Suite", f"       {n}:", "     AssertionError: boom",
+            "      at Context.<anonymous> (test/h.spec.js:3:9)", "")]],
+    }
+
+
+def hostile_ci_world() -> dict[str, Any]:
+    logs = runner_logs()
+    checks = [job(runner, 1100 + i) for i, runner in enumerate(logs)]
+    return ci_world(checks, {"runs": [{"check": r, "log_text": _log(lines)} for r, lines in logs.items()]})
+
+
+def _regex_selects(pattern: str, name: str) -> bool:
+    return re.fullmatch(pattern, name) is not None
+
+
+def assert_selects_exactly(f: dict[str, Any], argvs: list[list[str]]) -> None:
+    """The command reruns exactly failure ``f``: the runner gets the test's own id (or a regex selecting it)."""
+    assert len(argvs) == 1, argvs
+    argv, name, runner = argvs[0], f["test_name"], f["runner"]
+    if runner == "pytest":
+        assert argv == ["pytest", name]
+    elif runner == "go":
+        prog, sub, package, flag, pattern = argv
+        assert (prog, sub, package, flag) == ("go", "test", f["suite"], "-run")
+        parts = pattern.split("$/^")
+        assert len(parts) == len(name.split("/")) and all(
+            _regex_selects(("^" if i else "") + p + ("$" if i < len(parts) - 1 else ""), n)
+            for i, (p, n) in enumerate(zip(parts, name.split("/"), strict=True))), (pattern, name)
+    elif runner == "jest":
+        prog, tool, target, flag, pattern = argv
+        assert (prog, tool, target, flag) == ("npx", "jest", f["suite"] or f["file_path"], "-t")
+        assert _regex_selects(pattern, " ".join(p.strip() for p in name.split(" › "))), (pattern, name)
+    elif runner == "cargo":
+        assert argv[:2] == ["cargo", "test"] and argv[-3:] == ["--", "--exact", name], argv
+    elif runner == "rspec":
+        assert argv == ["bundle", "exec", "rspec", f["file_path"], f"--example={name}"]
+    elif runner == "mocha":
+        prog, tool, target, grep = argv
+        assert (prog, tool, target) == ("npx", "mocha", f["file_path"]) and grep.startswith("--grep=")
+        assert _regex_selects(grep[len("--grep="):], name), (grep, name)
+    else:
+        raise AssertionError(f"no expectation for runner {runner}")
+
+
+def all_pages(a: Agent, *args: str) -> list[dict[str, Any]]:
+    pages, cursor = [], None
+    while True:
+        proc = a.cli("checks", "acme/widgets#7", *args, *(["--cursor", cursor] if cursor else []), "--json",
+                     env=a.env(**FAST_ENV))
+        assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+        pages.append(orjson.loads(proc.stdout))
+        cursor = pages[-1].get("nextCursor")
+        if not cursor:
+            return pages
+
+
+def test_reproduction_commands_run_exactly_the_failing_test(make_hub, tmp_path: Path) -> None:
+    a = Agent(make_hub(hostile_ci_world()), pinned_gh(), tmp_path / "home")
+    pages = all_pages(a)
+    failures = [f for p in pages for f in p["failures"]]
+    by_runner: dict[str, int] = {}
+    for f in failures:
+        by_runner[f["runner"]] = by_runner.get(f["runner"], 0) + 1
+    assert all(by_runner.get(r, 0) >= len(NAMES) - 2 for r in runner_logs()), by_runner  # the parsers saw them
+    box, record = sandbox(tmp_path), tmp_path / "argv.jsonl"
+    stubs = named_recording_stubs(tmp_path / "stubs", record)
+    ran = 0
+    for f in failures:
+        command = f.get("reproduce_command")
+        if not command:
+            continue
+        record.unlink(missing_ok=True)
+        proc = run_pasted(command, stubs, box)
+        assert proc.returncode == 0, (command, proc.stderr)
+        assert recorded(record) == intended_argvs(command), command  # bash and shlex agree: nothing expanded
+        assert_selects_exactly(f, recorded(record))
+        ran += 1
+    assert ran >= len(failures) - 8, (ran, len(failures))
+    for page in pages:  # the page's command list is exactly its failures' commands, and the log commands run too
+        assert page["instructions"]["commands"] == list(dict.fromkeys(
+            f["reproduce_command"] for f in page["failures"] if f.get("reproduce_command")))[:20]
+        for fc in page["failed_checks"]:
+            record.unlink(missing_ok=True)
+            assert run_pasted(fc["full_log_command"], stubs, box).returncode == 0
+            assert recorded(record) == [["gh", "pr-agent", "checks", "acme/widgets#7", "--log", str(fc["job_id"])]]
+    assert_nothing_ran(box, tmp_path)
+
+    human = a.cli("checks", "acme/widgets#7", "--detail", "full", env=a.env(**FAST_ENV))
+    assert human.returncode == 1 and "rerun:" in human.stdout
+    assert not UNSAFE_ON_TERMINAL.search(human.stdout + human.stderr), "raw control/bidi characters on the terminal"
+
+
+def hostile_readiness_world() -> dict[str, Any]:
+    w = readiness_world()
+    pr7 = w["repositories"][0]["pull_requests"][6]
+    pr7["merge_state"]["review_requests"] = ["it's", "$(touch pwned)", "-rf", "acme/core"]
+    return w
+
+
+def test_readiness_next_steps_get_exactly_the_intended_argv(make_hub, tmp_path: Path) -> None:
+    a = Agent(make_hub(hostile_readiness_world()), pinned_gh(), tmp_path / "home")
+    box, record = sandbox(tmp_path), tmp_path / "argv.jsonl"
+    stubs = named_recording_stubs(tmp_path / "stubs", record)
+    seen: set[str] = set()
+    for number in range(1, 16):
+        proc = a.cli("ready", f"acme/widgets#{number}", "--json", env=a.env(**FAST_ENV))
+        out = orjson.loads(proc.stdout)
+        commands = [b["command"] for b in out["blocking_issues"]] + [w["command"] for w in out["warnings"]]
+        for command in dict.fromkeys([*commands, out["next_action"]["command"]]):
+            record.unlink(missing_ok=True)
+            assert run_pasted(command, stubs, box).returncode == 0, command
+            argv = recorded(record)
+            assert argv == intended_argvs(command) and len(argv) == 1, command
+            prog, *args = argv[0]
+            assert prog == "gh", command
+            if args[0] == "pr-agent":
+                assert args[2] == f"acme/widgets#{number}", command
+            elif args[0] in ("pr", "run"):
+                assert args[args.index("--repo") + 1] == "acme/widgets", command
+            else:
+                assert args[:3] == ["api", "--method", "PUT"], command
+            seen.add(" ".join(args[:2]))
+        human = a.cli("ready", f"acme/widgets#{number}", env=a.env(**FAST_ENV))
+        assert not UNSAFE_ON_TERMINAL.search(human.stdout + human.stderr)
+    out7 = orjson.loads(a.cli("ready", "acme/widgets#7", "--json", env=a.env(**FAST_ENV)).stdout)
+    record.unlink(missing_ok=True)
+    run_pasted(out7["blocking_issues"][0]["command"], stubs, box)
+    assert recorded(record) == [["gh", "pr", "edit", "7", "--repo", "acme/widgets", "--add-reviewer", "it's",
+                                 "--add-reviewer", "$(touch pwned)", "--add-reviewer", "-rf"]]
+    assert {"pr merge", "pr ready", "pr edit", "pr-agent checks", "pr-agent comments", "api --method"} <= seen
+    assert_nothing_ran(box, tmp_path)
