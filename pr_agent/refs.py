@@ -155,10 +155,14 @@ def parse_remote_url(url: str) -> RepoSpec | None:
     if m and "://" not in url:
         host, path = m["host"], m["path"]
     else:
-        parts = urlsplit(url)
-        if parts.scheme not in ("https", "http", "ssh", "git", "git+ssh") or not parts.hostname:
+        try:
+            parts = urlsplit(url)
+            hostname = parts.hostname
+        except ValueError:  # e.g. an unbalanced "[" (IPv6 literal): not a remote we can use, never a crash
             return None
-        host, path = parts.hostname, parts.path
+        if parts.scheme not in ("https", "http", "ssh", "git", "git+ssh") or not hostname:
+            return None
+        host, path = hostname, parts.path
     path = path.strip("/")
     path = path[:-4] if path.endswith(".git") else path
     segs = path.split("/")

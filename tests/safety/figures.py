@@ -68,6 +68,10 @@ BUGS: list[Bug] = [
         "checks they name: a required check that never reported vanished and the answer read 'All checks passed' "
         "(exit 0) instead of pending.", "pr_agent/ci/watch.py (_poll), pr_agent/ci/report.py (summary)", True,
         "tests/safety/test_rest_faults.py::test_unreadable_rulesets_are_said"),
+    Bug("A git remote URL with an unbalanced '[' (urlsplit raises ValueError) crashed every tool resolving a bare "
+        "number or the current branch in that clone (internal_error), instead of ignoring that remote.",
+        "pr_agent/refs.py (parse_remote_url)", True,
+        "tests/safety/test_env_matrix.py::test_a_broken_remote_url_is_skipped_not_a_crash"),
 ]
 
 

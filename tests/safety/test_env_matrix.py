@@ -139,6 +139,23 @@ def test_environment_fault_on_every_tool(make_hub, tmp_path: Path, fault_id: str
         assert (Path(env["GH_PR_AGENT_CONFIG_DIR"]) / "preferences.json").read_bytes() == CORRUPT  # not reset
 
 
+def test_a_broken_remote_url_is_skipped_not_a_crash(make_hub, tmp_path: Path) -> None:
+    """A clone whose git config holds an unparseable remote URL next to the GitHub one: the bare number still
+    resolves (the broken remote is ignored), and alone it is repository_not_determined — never internal_error."""
+    import orjson
+
+    repo = tmp_path / "odd-clone"
+    repo.mkdir()
+    for argv in (["init", "-q", "-b", "feature-x"], ["remote", "add", "origin", "https://[broken/acme/widgets.git"]):
+        subprocess.run(["git", *argv], cwd=repo, check=True)
+    agent = agent_for(make_hub, "feedback", tmp_path / "home")
+    alone = agent.cli("comments", "7", "--json", cwd=repo, env=agent.env(**FAST_ENV))
+    assert (alone.returncode, orjson.loads(alone.stdout)["error"]["code"]) == (2, "repository_not_determined")
+    subprocess.run(["git", "remote", "add", "upstream", f"https://{HOST}/acme/widgets.git"], cwd=repo, check=True)
+    proc = agent.cli("comments", "7", "--json", cwd=repo, env=agent.env(**FAST_ENV))
+    assert proc.returncode == 0 and orjson.loads(proc.stdout)["pr"] == "acme/widgets#7", proc.stderr
+
+
 def test_corrupt_preferences_are_reported_by_config_too(agent, tmp_path: Path) -> None:
     setup = _corrupt_prefs(tmp_path)
     a = agent({"viewer": {"login": "octocat"}, "repositories": []})
@@ -206,5 +223,6 @@ def count_env_runs() -> dict[str, int]:
     """Figures for docs/safety.md: environment faults and the runs tried here."""
     tools = len(TOOL_CASES)
     invalid = sum(1 for c in TOOL_CASES for v in known_keys().values() if v[0].name == c.tool)
-    # every fault × every tool; read-only dir: every tool + config set; a bad value per stored key; config list/set
-    return {"faults": len(ENV_FAULTS) + 2, "runs": len(ENV_FAULTS) * tools + (tools + 1) + invalid + 2}
+    # every fault × every tool; read-only dir: every tool + config set; a bad value per stored key; config list/set;
+    # a broken remote URL alone and next to the GitHub one
+    return {"faults": len(ENV_FAULTS) + 3, "runs": len(ENV_FAULTS) * tools + (tools + 1) + invalid + 2 + 2}

@@ -11,7 +11,7 @@ import re
 import shlex
 
 import orjson
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from pr_agent.ci.repro import reproduce_command
@@ -187,6 +187,8 @@ def test_graphql_errors_are_typed(doc: object, headers: dict[str, str]) -> None:
 
 @SETTINGS
 @given(st.one_of(untrusted, st.text(max_size=200)))
+@example("//[")  # found by this test: urlsplit raised on an unbalanced IPv6 bracket
+@example("https://[broken/acme/widgets.git")
 def test_remote_urls_and_resource_uris_never_crash(text: str) -> None:
     parse_remote_url(text)
     parse_job_log_uri(text)

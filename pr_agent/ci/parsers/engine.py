@@ -13,7 +13,7 @@ parser reads it are cleaned. The result is the same as cleaning every line.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from .base import RING_SIZE, BaseParser, Context, Draft
 from .dotnet import DotnetParser
@@ -29,7 +29,7 @@ from .py_pytest import PytestParser
 from .py_unittest import UnittestParser
 from .ruby_php import PhpunitParser, RspecParser
 from .rust import CargoParser, NextestParser
-from .scan import blocks, clean, prefiltered, raw_line, scan_block
+from .scan import blocks, clean, contains_any, prefiltered, raw_line, scan_block
 
 PARSER_CLASSES: tuple[type[BaseParser], ...] = (
     PytestParser,
@@ -75,6 +75,12 @@ class _Feeder:
         self.by_char = {c: tuple(ps) for c, ps in by_char.items()}
         self.words = tuple((w, p) for p in parsers for w in p.words)
         self.busy = tuple((p, a) for p in parsers for a in p.busy_when)
+        # Compiled tests (a chain of inline tests is several times cheaper than a loop over the tables).
+        self.any_word: Callable[[str], bool] = eval(f"lambda s: {contains_any(w for w, _ in self.words)}")
+        self.any_busy: Callable[[], bool] = eval(
+            "lambda: " + (" or ".join(f"p{i}.{a} is not None" for i, (_, a) in enumerate(self.busy)) or "False"),
+            {f"p{i}": p for i, (p, _) in enumerate(self.busy)},
+        )
 
     def line(self, s: str, n: int) -> None:
         """Line ``n`` (1-based), clean."""
@@ -101,11 +107,8 @@ class _Feeder:
             return
         c = s.lstrip()[:1]
         todo = self.by_char.get("0" if c.isdigit() else c, ())
-        more = [p for w, p in self.words if w in s]
-        for p, a in self.busy:
-            if getattr(p, a) is not None:
-                more.append(p)
-        if capturing or more:
+        if capturing or self.any_word(s) or self.any_busy():
+            more = [p for w, p in self.words if w in s] + [p for p, a in self.busy if getattr(p, a) is not None]
             todo = tuple(dict.fromkeys((*capturing, *todo, *more)))
         for p in todo:
             p.feed(s)
