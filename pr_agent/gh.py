@@ -118,8 +118,8 @@ def find_gh() -> str:
             "The GitHub CLI `gh` was not found on PATH.",
             suggestion=f"Install gh {'.'.join(map(str, MIN_GH_VERSION))} or newer ({INSTALL_URL}), "
             "then run `gh auth login`.",
-            details={"searched": "GH_PR_AGENT_GH, PATH"},
-            repair=command_repair("gh auth login"),
+            details={"searched": "GH_PR_AGENT_GH, PATH", "install_url": INSTALL_URL},
+            repair=None,  # installing gh is platform-specific: the suggestion carries the link
         )
     return path
 

@@ -12,7 +12,7 @@ import orjson
 import pytest
 
 from pr_agent.errors import PrAgentError
-from pr_agent.gh import Gh, _raise_graphql_errors, check_gh, child_env, find_gh, http_error, parse_included
+from pr_agent.gh import INSTALL_URL, Gh, _raise_graphql_errors, check_gh, child_env, find_gh, http_error, parse_included
 
 
 def test_parse_included_gh_223_shape() -> None:
@@ -120,4 +120,4 @@ def test_gh_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(PrAgentError) as exc:
         find_gh()
     assert exc.value.code == "gh_not_found"
-    assert exc.value.repair == {"command": "gh auth login"}
+    assert exc.value.repair is None and INSTALL_URL in exc.value.suggestion

@@ -1,9 +1,10 @@
 """Shared machinery of the runner parsers: drafts, the parse context, and small text helpers.
 
 Every parser is a line-driven state machine. The engine hands a parser a line when the line passed the
-cheap prefilter (it contains a token some parser cares about) or when the parser asked to *capture*
-(it is inside a failure block and needs every line until the block ends). Parsers keep only the block
-they are in and a bounded number of drafts, so memory never depends on the size of the log.
+cheap prefilter (it contains a token some parser cares about) and has one of the parser's triggers
+(``first_chars``, ``words``, ``busy_when``), or when the parser asked to *capture* (it is inside a failure
+block and needs every line until the block ends). Parsers keep only the block they are in and a bounded
+number of drafts, so memory never depends on the size of the log.
 """
 
 from __future__ import annotations
@@ -81,9 +82,10 @@ class Context:
 
 class BaseParser:
     runner = ""
-    # Which lines the engine feeds a parser that is not capturing: every line it could change its state on
-    # (a superset). First characters of the stripped line ("0" stands for any digit), substrings, and
-    # attributes that, when not None, mean "feed me every prefiltered line".
+    # Which prefiltered lines the engine feeds a parser that is not capturing: at least every line its
+    # ``feed`` could change its state on. First characters of the stripped line ("0" stands for any digit),
+    # substrings, and attributes that, when not None, mean "feed me every prefiltered line". A new line
+    # shape in ``feed`` needs its trigger here; tests/unit/ci/test_scan.py compares with feeding every line.
     first_chars = ""
     words: tuple[str, ...] = ()
     busy_when: tuple[str, ...] = ()

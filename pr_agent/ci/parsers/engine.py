@@ -2,13 +2,13 @@
 
 Each line is cleaned (Actions timestamp and ANSI codes removed, ``scan.clean``) and kept in a small ring.
 Only lines containing a token some parser cares about (``FAIL``, ``rror``, ``●``, …: ``scan.prefiltered``)
-go to the parsers, and of those only to the parsers whose triggers the line has (``BaseParser.first_chars``
-and ``words``); parsers inside a failure block ask to *capture* and then get every line until the block
-ends. No regex ever runs over every line.
+go to the parsers, and of those only to the parsers whose triggers the line has (``BaseParser.first_chars``,
+``words``, ``busy_when``); parsers inside a failure block ask to *capture* and then get every line until
+the block ends. No regex runs on each line.
 
-Most lines of a long log pass no prefilter, so raw blocks are not cleaned line by line: ``scan.scan_block``
-finds the lines that may pass it, and only those, the captured lines and the lines of the ring when a
-parser reads it are cleaned. The result is the same as cleaning every line.
+Most lines of a long log pass no prefilter, so a raw block is not cleaned line by line: ``scan.scan_block``
+finds the lines that may pass it, and only those, the captured lines and, when a parser reads the ring, its
+lines are cleaned. The result is the same as cleaning every line (``tests/unit/ci/test_scan.py``).
 """
 
 from __future__ import annotations
@@ -64,7 +64,6 @@ class _Feeder:
 
     def __init__(self, ctx: Context, parsers: list[BaseParser]) -> None:
         self.ctx = ctx
-        self.parsers = parsers
         self.go = next((p for p in parsers if isinstance(p, GoParser)), None)
         self.maven = next((p for p in parsers if isinstance(p, MavenParser)), None)
         self.nontest = NonTestDetector(ctx)

@@ -6,15 +6,18 @@ block of raw bytes (whole lines, timestamps and colours still in) and returns th
 that may pass the prefilter: a superset, found with C-speed substring tests and a few regexes. Only those
 lines, the lines a parser captures and the lines the ring is read for are decoded and cleaned.
 
-Why the superset holds. For a line without hazards (an OSC or caret-notation escape, a ``\\r`` inside the
-line, a BOM) and with no ``gh run view`` prefix in the block, cleaning is: decode, cut the timestamp,
-remove CSI/two-byte ANSI sequences, strip ``\\r\\n``. Sequences never straddle the timestamp cut (a CSI
-sequence ends at the latest on the ``Z`` of ``…Z ``), so a word of the prefilter is in the clean line
-only if it is in the raw line, or if removing a run of sequences joined two of its characters
-(``_JOIN_RE``, from the words' character pairs), and a clean line starts with one of ``PREFIXES`` only if
-the raw line has, after its ``Z``/``Z `` or at its start, that prefix with sequences between any of its
-characters (``_PFX_*``). Hazardous lines are always candidates; a block with a ``gh`` prefix is not
-scanned at all (``scan_block`` returns None and the engine cleans every line).
+Why it is a superset. A block with a ``gh run view`` prefix (``job<TAB>step<TAB>``) is not scanned
+(``scan_block`` returns None: the engine cleans every line of it). Lines with a hazard are always
+candidates: an OSC sequence (``ESC ]``), a ``^`` before ``[`` or ESC (caret notation, also the one that
+removing sequences forms: ``^[ESC[1m[31m``), a ``\r`` that is not part of the line end, a BOM. For any
+other line, cleaning is: decode, cut the timestamp, remove CSI and two-byte ANSI sequences, strip the line
+end. Sequences never straddle the timestamp cut (a CSI sequence ends at the latest on the ``Z`` of
+``…Z ``), and the other steps only remove text at the ends. So a word of the prefilter is in the clean
+line only if it is in the raw line or removing a run of sequences joined two of its characters
+(``_ESC_RE``: a run between characters that are neighbours in a word), and a clean line starts with one
+of ``PREFIXES`` only if the raw line has that prefix, with runs of sequences allowed before each of its
+characters, at its start or after a timestamp's ``Z`` (``_PFX_*``). ``tests/unit/ci/test_scan.py``
+checks all of this against cleaning every line.
 """
 
 from __future__ import annotations
@@ -108,9 +111,11 @@ def _trie(words: list[str]) -> str:
 _PFX = _trie([*PREFIXES, '{"'])
 _PFX_START_RE = re.compile(_PFX)
 _PFX_AFTER_NL_RE = re.compile(r"\n" + _PFX)
-# After the "Z " of a timestamp (any "Z ": a superset); a "Z" of a digit not followed by a space: a
-# timestamp without one (``_TS_RE`` makes it optional), the line is cleaned to find out.
-_PFX_AFTER_Z_RE = re.compile(r"Z(?:(?![ \n])(?<=[0-9\x80-\xff]Z)| " + _PFX + ")")
+# After the "Z " that ends a timestamp, or after a "Z" (``_TS_RE`` makes the space optional; then the text
+# cannot start with a space, the timestamp would take it). Any Z: a superset.
+_PFX_AFTER_Z_RE = re.compile(
+    r"Z(?: " + _PFX + "|(?! )" + _trie([p for p in (*PREFIXES, '{"') if not p.startswith(" ")]) + ")"
+)
 _CR_RE = re.compile(r"\r(?![\r\n])")  # a "\r" that stripping the line end does not remove
 _CARET_RE = re.compile(r"\^(?=[\[\x1b])")  # "^[[" in caret notation, or one that removing sequences forms
 # A ``gh run view --log`` prefix (``job<TAB>step<TAB><timestamp>``); a digit is 1-4 bytes in UTF-8.
@@ -185,12 +190,14 @@ def raw_line(s: str) -> str:
 
 def _line_numbers(text: str, offsets: list[int]) -> list[int]:
     """The 0-based line of each offset."""
-    out = []
+    offsets.sort()
+    out: list[int] = []
+    add, count = out.append, text.count
     line = last = 0
-    for pos in sorted(offsets):
-        line += text.count("\n", last, pos)
+    for pos in offsets:
+        line += count("\n", last, pos)
         last = pos
-        out.append(line)
+        add(line)
     return out
 
 
