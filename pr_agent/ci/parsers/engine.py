@@ -191,10 +191,13 @@ class _Reader:
         return s
 
     def _ring(self) -> list[str]:
-        """The ring at line ``self.at`` of the scanned block."""
-        own = [self._clean(i) for i in range(max(0, self.at + 1 - RING_SIZE), self.at + 1)]
-        need = RING_SIZE - len(own)
-        return [*list(self.ctx.recent)[-need:], *own] if need else own
+        """The ring at line ``self.at`` of the scanned block (grown from the last one asked for)."""
+        at, (last, ring) = self.at, self.last_ring
+        if not last <= at < last + RING_SIZE:
+            last, ring = max(-1, at - RING_SIZE), list(self.ctx.recent)
+        ring = [*ring, *(self._clean(i) for i in range(last + 1, at + 1))][-RING_SIZE:]
+        self.last_ring = (at, ring)
+        return ring
 
 
 def _fallback_message(runner: str) -> str:
