@@ -105,7 +105,7 @@ def log_lines(path: str) -> Iterator[bytes]:
             yield chunk
 
 
-def parse_log_output(lines: Iterable[str], fmt: str = "auto") -> tuple[dict[str, Any], list[str]]:
+def parse_log_output(lines: Iterable[str | bytes], fmt: str = "auto") -> tuple[dict[str, Any], list[str]]:
     """The ``parse-log --json`` object, and the decisive lines of a non-test failure (for the text view)."""
     from pr_agent.ci.parsers import parse_log
 

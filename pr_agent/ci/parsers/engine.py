@@ -74,10 +74,11 @@ class _Feeder:
         self.by_char = {c: tuple(ps) for c, ps in by_char.items()}
         self.words = tuple((w, p) for p in parsers for w in p.words)
         self.busy = tuple((p, a) for p in parsers for a in p.busy_when)
-        # Compiled tests (a chain of inline tests is several times cheaper than a loop over the tables).
-        self.any_word: Callable[[str], bool] = eval(f"lambda s: {contains_any(w for w, _ in self.words)}")
-        self.any_busy: Callable[[], bool] = eval(
-            "lambda: " + (" or ".join(f"p{i}.{a} is not None" for i, (_, a) in enumerate(self.busy)) or "False"),
+        # "Does a word or a busy parser add to ``by_char``?", compiled: a chain of inline tests is several
+        # times cheaper than a loop over the tables.
+        busy = " or ".join(f"p{i}.{a} is not None" for i, (_, a) in enumerate(self.busy)) or "False"
+        self.more: Callable[[str], bool] = eval(
+            f"lambda s: {contains_any(w for w, _ in self.words)} or {busy}",
             {f"p{i}": p for i, (p, _) in enumerate(self.busy)},
         )
 
@@ -97,8 +98,8 @@ class _Feeder:
                     p.feed(s)
             return
         ctx.lineno = n
-        maven = self.maven
-        if maven is not None and s[:7] == "[INFO] ":  # Maven progress: only Maven cares
+        if s[:7] == "[INFO] " and self.maven is not None:  # Maven progress: only Maven cares
+            maven = self.maven
             maven.feed(s)
             for p in capturing[:]:
                 if p is not maven:
@@ -106,7 +107,7 @@ class _Feeder:
             return
         c = s.lstrip()[:1]
         todo = self.by_char.get("0" if c.isdigit() else c, ())
-        if capturing or self.any_word(s) or self.any_busy():
+        if capturing or self.more(s):
             more = [p for w, p in self.words if w in s] + [p for p, a in self.busy if getattr(p, a) is not None]
             todo = tuple(dict.fromkeys((*capturing, *todo, *more)))
         for p in todo:
@@ -131,6 +132,7 @@ class _Reader:
         self.lines: list[str] = []  # the scanned block (latin-1 text of its raw lines)
         self.clean: dict[int, str] = {}  # its lines cleaned so far
         self.at = 0  # index in it of the line being fed
+        self.last_ring: tuple[int, list[str]] = (-1, [])  # the ring built last: at which line, and its lines
 
     def read(self, block: bytes | list[str]) -> None:
         if isinstance(block, list):
@@ -145,6 +147,7 @@ class _Reader:
     def each(self, lines: list[str]) -> None:
         """Clean and feed every line."""
         ring_add = self.ctx.recent.append
+        capturing = self.ctx.capturing
         line = self.feeder.line
         gh = self.gh
         n = self.n
@@ -152,7 +155,8 @@ class _Reader:
             n += 1
             s, gh = clean(s, gh)
             ring_add(s)
-            line(s, n)
+            if capturing or s[:2] == '{"' or prefiltered(s):  # else the feeder has nothing to do
+                line(s, n)
         self.n, self.gh = n, gh
 
     def scanned(self, lines: list[str], found: list[int]) -> None:
@@ -161,16 +165,22 @@ class _Reader:
         capturing = ctx.capturing
         line, captured, get = self.feeder.line, self.feeder.captured, self._clean
         self.lines, self.clean = lines, {}
+        self.last_ring = (-1, list(ctx.recent))
         base = self.n
         ctx.ring_source = self._ring
         pos = 0
+        done = self.clean
         for i in found:
             while capturing and pos < i:
                 self.at = pos
                 captured(get(pos), base + pos + 1)
                 pos += 1
             self.at = i
-            line(get(i), base + i + 1)
+            s = done.get(i)
+            if s is None:  # ``_clean``, inline: this is the engine's hottest path
+                s = lines[i]
+                s = done[i] = clean(s if s.isascii() else raw_line(s), "")[0]
+            line(s, base + i + 1)
             pos = i + 1
         while capturing and pos < len(lines):
             self.at = pos
