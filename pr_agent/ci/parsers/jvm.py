@@ -46,9 +46,8 @@ def exception_message(lines: list[str]) -> list[str]:
     return out
 
 
-class GradleParser(BaseParser):
-    runner = "gradle"
-    words = (" FAILED", "tests completed")
+class _JvmParser(BaseParser):
+    """Shared state of the JVM parsers: the failing test whose indented detail block is being read."""
 
     def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
         super().__init__(ctx)
@@ -56,6 +55,18 @@ class GradleParser(BaseParser):
         self.cls = ""
         self.method: str | None = None
         self.lines: list[str] = []
+
+    def finish(self) -> list[Draft]:
+        self._close()
+        return super().finish()
+
+    def _close(self) -> None:
+        raise NotImplementedError
+
+
+class GradleParser(_JvmParser):
+    runner = "gradle"
+    words = (" FAILED", "tests completed")
 
     def feed(self, line: str) -> None:
         if self.key is not None:
@@ -103,22 +114,14 @@ class GradleParser(BaseParser):
         if path:
             d.file_path, d.line_number = path, line
 
-    def finish(self) -> list[Draft]:
-        self._close()
-        return super().finish()
 
-
-class MavenParser(BaseParser):
+class MavenParser(_JvmParser):
     runner = "maven"
     first_chars = "[FT"
     words = ("<<< ", "Tests run:")
 
     def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
         super().__init__(ctx)
-        self.key: str | None = None
-        self.cls = ""
-        self.method: str | None = None
-        self.lines: list[str] = []
         self.summary: str | None = None  # "new" ([ERROR] Failures:) | "old" (Failed tests:)
         self.last_class = ""  # from "Tests run: … - in com.x.FooTest" (Surefire 2.22 then names methods only)
 
@@ -222,4 +225,4 @@ class MavenParser(BaseParser):
         self._close()
         self._end_summary()
         self.release()
-        return super().finish()
+        return BaseParser.finish(self)
