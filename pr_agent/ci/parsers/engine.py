@@ -13,6 +13,7 @@ lines are cleaned. The result is the same as cleaning every line (``tests/unit/c
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Iterable
 
 from .base import RING_SIZE, BaseParser, Context, Draft
@@ -29,7 +30,7 @@ from .py_pytest import PytestParser
 from .py_unittest import UnittestParser
 from .ruby_php import PhpunitParser, RspecParser
 from .rust import CargoParser, NextestParser
-from .scan import blocks, clean, contains_any, prefiltered, raw_line, scan_block
+from .scan import any_of, blocks, clean, compile_lambda, contains_any, prefiltered, raw_line, scan_block
 
 PARSER_CLASSES: tuple[type[BaseParser], ...] = (
     PytestParser,
@@ -74,11 +75,15 @@ class _Feeder:
         self.by_char = {c: tuple(ps) for c, ps in by_char.items()}
         self.words = tuple((w, p) for p in parsers for w in p.words)
         self.busy = tuple((p, a) for p in parsers for a in p.busy_when)
-        # "Does a word or a busy parser add to ``by_char``?", compiled: a chain of inline tests is several
-        # times cheaper than a loop over the tables.
-        busy = " or ".join(f"p{i}.{a} is not None" for i, (_, a) in enumerate(self.busy)) or "False"
-        self.more: Callable[[str], bool] = eval(
-            f"lambda s: {contains_any(w for w, _ in self.words)} or {busy}",
+        # "Does a word or a busy parser add to ``by_char``?", compiled from syntax nodes: a chain of inline
+        # tests is several times cheaper than a loop over the tables.
+        busy: list[ast.expr] = [
+            ast.Compare(ast.Attribute(ast.Name(f"p{i}", ast.Load()), a, ast.Load()), [ast.IsNot()],
+                        [ast.Constant(None)])
+            for i, (_, a) in enumerate(self.busy)
+        ]
+        self.more: Callable[[str], bool] = compile_lambda(
+            ["s"], any_of([contains_any(w for w, _ in self.words), *busy]),
             {f"p{i}": p for i, (p, _) in enumerate(self.busy)},
         )
 
