@@ -46,3 +46,31 @@ def test_install_as_gh_extension_and_run(make_hub, tmp_path: Path) -> None:
 
     mcp_help = gh_run("pr-agent", "mcp", "--help")
     assert mcp_help.returncode == 0 and "MCP" in mcp_help.stdout
+
+    # Later runs take the fast path: they start the venv's Python without looking for one on PATH.
+    stamp = checkout / ".venv-ext" / ".launch-stamp"
+    assert stamp.read_text().strip()
+    bare = _bare_path(tmp_path / "bin")  # bash and coreutils, no Python
+    fast = subprocess.run([str(checkout / "gh-pr-agent"), "--version"], env={**env, "PATH": bare},
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert fast.returncode == 0 and "version" in fast.stdout, fast.stderr
+
+    # A changed pyproject.toml or interpreter no longer matches the stamp: the full check runs again (here
+    # it cannot find a Python on the bare PATH and says so), and a normal run renews the stamp.
+    stamp.write_text("stale\n")
+    slow = subprocess.run([str(checkout / "gh-pr-agent"), "--version"], env={**env, "PATH": bare},
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert slow.returncode == 1 and "needs Python 3.10 or newer" in slow.stderr
+    again = gh_run("pr-agent", "--version")
+    assert again.returncode == 0 and "setting up" not in again.stderr
+    assert stamp.read_text().strip() != "stale"
+
+
+def _bare_path(bin_dir: Path) -> str:
+    """A PATH with only what the launcher's shell code needs, and no Python interpreter."""
+    bin_dir.mkdir()
+    for tool in ("bash", "dirname", "readlink", "cksum", "stat", "cat", "mkdir", "rm", "mv"):
+        found = shutil.which(tool)
+        assert found, tool
+        (bin_dir / tool).symlink_to(found)
+    return str(bin_dir)
