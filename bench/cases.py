@@ -11,6 +11,7 @@ entry can be appended before its tool lands and fills in by itself when it does.
 
 from __future__ import annotations
 
+import json
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -43,6 +44,10 @@ class BenchCtx:
 
     def pr(self, number: int = NUMBER) -> dict[str, Any]:
         return self.hub.world.pull_request(f"{OWNER}/{REPO}", number)
+
+    def rulesets(self, branch: str = "main") -> list[dict[str, Any]]:
+        rules = self.hub.world.repo(OWNER, REPO).get("branch_rules") or {}
+        return list((rules.get(branch) or {}).get("rulesets") or [])
 
     def pulls(self) -> list[dict[str, Any]]:
         return list(self.hub.world.repo(OWNER, REPO)["pull_requests"])
@@ -105,7 +110,7 @@ def _checks(ctx: BenchCtx) -> Call:
 
 
 def _ready(ctx: BenchCtx) -> Call:
-    return Call(["ready", ctx.ref, "--json"], floors.merge_readiness(ctx.pr()), {"pr": ctx.ref})
+    return Call(["ready", ctx.ref, "--json"], floors.merge_readiness(ctx.pr(), ctx.rulesets()), {"pr": ctx.ref})
 
 
 def make_conflicting_clone(ctx: BenchCtx) -> None:
@@ -173,17 +178,23 @@ class Reference:
     id: str
     argv: list[str]  # gh arguments
     compare_with: str | None = None  # the Case id answering the same question
-    count: Callable[[Any], int] | None = None  # items in gh's JSON output (for bytes per item)
+    count: Callable[[str], int] | None = None  # items in gh's output (for bytes per item)
     exits: tuple[int, ...] = (0,)  # `gh pr checks` exits 1 when a check failed, 8 while one is pending
+
+
+def _json_items(out: str, *keys: str) -> int:
+    data = json.loads(out)
+    return sum(len(data.get(key) or []) for key in keys)
 
 
 REFERENCE: list[Reference] = [
     Reference("gh pr view --json reviews,comments",
               ["pr", "view", str(NUMBER), "-R", f"{OWNER}/{REPO}", "--json", "reviews,comments"], "comments",
-              lambda out: len(out.get("reviews", [])) + len(out.get("comments", []))),
+              lambda out: _json_items(out, "reviews", "comments")),
     Reference("gh pr view --json comments",
               ["pr", "view", str(NUMBER), "-R", f"{OWNER}/{REPO}", "--json", "comments"], "comments",
-              lambda out: len(out.get("comments", []))),
+              lambda out: _json_items(out, "comments")),
+    # not a terminal: one tab-separated line per check (name, state, elapsed, link)
     Reference("gh pr checks", ["pr", "checks", str(NUMBER), "-R", f"{OWNER}/{REPO}"], "checks",
-              exits=(0, 1, 8)),
+              lambda out: sum(1 for line in out.splitlines() if line.strip()), exits=(0, 1, 8)),
 ]

@@ -92,7 +92,8 @@ def all_output_pages(single: Floor, calls: int) -> Floor:
 # ---------------------------------------------------------------- CI, merge state and stacks
 # What GitHub's GraphQL schema offers and these floors rely on (fixtures/github/graphql-schema.json.gz):
 # CheckRun.steps and CheckRun.annotations (what GET …/actions/jobs/{id} and GET …/check-runs/{id}/annotations
-# answer), Ref.rules (the active ruleset rules of a branch, as GET …/rules/branches/{b}), Ref.target, and
+# answer; for checks one nodes(ids:) query of the failed runs, see failing_tests), Ref.rules (the active
+# ruleset rules of a branch, as GET …/rules/branches/{b}), Ref.target, and
 # Commit.history. A fact reachable from the first query's objects rides on that query; REST-only facts
 # (job logs, the compare of two commits) cost their own requests.
 FAILED_CHECK_STATES = frozenset({"FAILURE", "ERROR", "TIMED_OUT", "STARTUP_FAILURE", "ACTION_REQUIRED"})
@@ -109,32 +110,57 @@ def _failed_actions_jobs(pr: dict[str, Any]) -> list[int]:
     return out
 
 
+def _failed_check_runs(pr: dict[str, Any]) -> int:
+    """Failed check runs of any app (their steps and annotations are read)."""
+    return sum(1 for c in pr.get("checks") or [] if c.get("kind", "check_run") == "check_run"
+               and (c.get("status") or "COMPLETED") == "COMPLETED"
+               and (c.get("conclusion") or "") in FAILED_CHECK_STATES)
+
+
 def failing_tests(pr: dict[str, Any]) -> Floor:
-    """get_failing_tests: every rollup page, and each failed Actions job's log. A log is REST only and
-    ``GET …/actions/jobs/{id}/logs`` answers 302 to a blob URL that gh follows: 2 requests, 2 sequential.
-    The failed step (CheckRun.steps), test-reporter annotations (CheckRun.annotations) and the rulesets'
-    required checks (baseRef.rules) are GraphQL fields of objects the rollup query already reaches, so
-    they need no request of their own. A job's log can start once the rollup page listing it arrived."""
+    """get_failing_tests: every rollup page, one ``nodes(ids:)`` query per 100 failed check runs (their steps
+    and annotations), and each failed Actions job's log. A log is REST only and ``GET …/actions/jobs/{id}/logs``
+    answers 302 to a blob URL that gh follows: 2 requests, 2 sequential. A job's log can start once the rollup
+    page listing it arrived. The rulesets' required checks (``baseRef.rules``) ride on the first query.
+
+    Why the steps and annotations cost a request of their own although ``CheckRun.steps`` and
+    ``CheckRun.annotations`` are reachable from the rollup query: GitHub cannot filter the rollup's contexts by
+    conclusion, so selecting them there would fetch ``steps(first: 100)`` and ``annotations(first: 50)`` for
+    every check on every page: 201 connections instead of 1 per page (rate-limit cost 2 instead of 1), up to
+    15,100 nodes instead of 100, and a response carrying every passed job's steps, on the queries that are
+    on the critical path and repeated on every ``--wait`` poll. The one ``nodes`` query asks only for the
+    failed runs, runs while their logs download and so adds no round trip to the critical path (a log takes
+    2 after its page, the query 1 after the last page)."""
     p = pages(len(pr.get("checks") or []))
     failed = _failed_actions_jobs(pr)
-    depth = max([p, *(k // PAGE + 1 + 2 for k in failed)])
-    why = (f"{p} rollup page(s) of {len(pr.get('checks') or [])} checks (steps, annotations and baseRef.rules "
-           f"ride on them) + {len(failed)} failed Actions jobs × 2 (job log: 302, then the blob)")
-    return Floor(p + 2 * len(failed), depth, why)
+    runs = _failed_check_runs(pr)
+    queries = math.ceil(runs / PAGE)
+    depth = max([p + (1 if runs else 0), *(k // PAGE + 1 + 2 for k in failed)])
+    why = (f"{p} rollup page(s) of {len(pr.get('checks') or [])} checks (baseRef.rules rides on the first) + "
+           f"{queries} nodes(ids:) query for the steps and annotations of {runs} failed check runs (off the "
+           f"critical path) + {len(failed)} failed Actions jobs × 2 (job log: 302, then the blob)")
+    return Floor(p + queries + 2 * len(failed), depth, why)
 
 
-def merge_readiness(pr: dict[str, Any]) -> Floor:
+def merge_readiness(pr: dict[str, Any], rulesets: list[dict[str, Any]] | None = None) -> Floor:
     """check_merge_readiness: one query (merge state, reviews, review requests, refUpdateRule, the rulesets
     as baseRef.rules, the first page of thread states and of the rollup), the further thread-state and
-    rollup pages (two independent chains), and two REST reads that need the first answer (base name, head
-    commit) but not each other: the behind-by count (``GET …/compare/{base}...{head}``) and classic
+    rollup pages (two independent chains), and the REST reads that need the first answer (base name, head
+    commit) but not each other: the behind-by count (``GET …/compare/{base}...{head}``), classic
     protection's stub (``GET …/branches/{base}``: ``protected`` and ``strict``, which a non-admin cannot read
-    in GraphQL). mergeable is assumed known (the scenario has no UNKNOWN reads)."""
+    in GraphQL) and, when a ruleset has a ``pull_request`` rule, the branch's rules
+    (``GET …/rules/branches/{base}``): that rule's ``allowed_merge_methods`` decides which ``gh pr merge``
+    flag is recommended, and GraphQL's ``PullRequestParameters`` has no such field. mergeable is assumed
+    known (the scenario has no UNKNOWN reads)."""
     t, r = pages(len(pr["threads"])), pages(len(pr.get("checks") or []))
+    rest_rules = any(rule.get("type") == "pull_request" for rs in rulesets or [] for rule in rs.get("rules") or [])
     depth = max(t, r, 2)
     why = (f"1 query (rules as baseRef.rules) + {t - 1} thread-state pages + {r - 1} rollup pages (independent "
-           "chains) + compare and branch stub (REST, both after the first query)")
-    return Floor(1 + (t - 1) + (r - 1) + 2, depth, why, alias_floor=max(t, r) + 2)
+           "chains) + compare and branch stub (REST, both after the first query)"
+           + (" + the REST rules read (allowed_merge_methods of the pull_request rule is REST-only)"
+              if rest_rules else ""))
+    rest = 2 + int(rest_rules)
+    return Floor(1 + (t - 1) + (r - 1) + rest, depth, why, alias_floor=max(t, r) + rest)
 
 
 def conflicts() -> Floor:

@@ -269,7 +269,7 @@ def gh_reference(ctx: BenchCtx, gh: str, runs: int, latency_ms: float) -> list[d
             continue
         zero = [first] + [_gh(ctx, gh, ref.argv, env, 0)[0] for _ in range(runs - 1)]
         slow = [_gh(ctx, gh, ref.argv, env, latency_ms) for _ in range(runs)]
-        items = ref.count(json.loads(first.stdout)) if ref.count else None
+        items = ref.count(first.stdout.decode("utf-8", "replace")) if ref.count else None
         row.update({"status": "ok", "requests": slow[0][1],
                     "local_overhead_s": stats([r.wall_s for r in zero]).to_dict(),
                     "latency_ms": latency_ms, "wall_s": stats([r.wall_s for r, _ in slow]).to_dict(),

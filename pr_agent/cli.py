@@ -1,19 +1,26 @@
-"""The click CLI, generated from the tool registry. It never imports the MCP SDK."""
+"""The click CLI, generated from the tool registry. It never imports the MCP SDK.
+
+Start-up stays cheap: `--version`, `--help` and `config list|get|unset` read the generated command table
+(pr_agent/cli_table.py) and never import the registry, pydantic or a tool module; a tool command imports
+them when it runs (or shows its own help), `config set` when it validates a value, `mcp` when it serves.
+"""
 
 from __future__ import annotations
 
+import os
 import sys
 import types
 from collections.abc import Callable
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Any, Literal, Union, get_args, get_origin
 
 import click
 import orjson
 
-from pr_agent import __version__
-from pr_agent.context import Context
+from pr_agent import __version__, cli_table
 from pr_agent.errors import PrAgentError
-from pr_agent.registry import Tool, all_tools, run_tool
+
+if TYPE_CHECKING:
+    from pr_agent.registry import Tool
 
 EXIT_CODES_HELP = (
     "Exit codes: 0 success; 1 failure or a negative answer; 2 invalid arguments or PR reference; "
@@ -110,6 +117,9 @@ def tool_command(tool: Tool) -> click.Command:
                for x in tool.cli_extra]
 
     def callback(repo_override: str | None, as_json: bool, **values: Any) -> None:
+        from pr_agent.context import Context
+        from pr_agent.registry import run_tool
+
         extras = [(x, values.pop(x.dest)) for x in tool.cli_extra]
         arguments = {k: (list(v) if isinstance(v, tuple) else v) for k, v in values.items()
                      if v is not None and v != ()}
@@ -137,20 +147,32 @@ def tool_command(tool: Tool) -> click.Command:
 
 
 class LazyGroup(click.Group):
-    """Tool commands are built from the registry the first time they are needed."""
+    """Tool commands are named by the generated table (pr_agent/cli_table.py, derived from the registry and
+    checked by tests/unit/test_docs.py); a command is built from the registry only when it is invoked or
+    its own help is shown. The group's --help lists the tools from the table alone."""
 
-    def _tools(self) -> dict[str, Tool]:
-        return {t.cli_name: t for t in all_tools().values()}
+    _listing = False  # inside format_commands: the short help from the table is all that is needed
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(set(super().list_commands(ctx)) | set(self._tools()))
+        return sorted(set(super().list_commands(ctx)) | set(cli_table.COMMANDS))
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         cmd = super().get_command(ctx, cmd_name)
-        if cmd is not None:
+        if cmd is not None or cmd_name not in cli_table.COMMANDS:
             return cmd
-        tool = self._tools().get(cmd_name)
-        return tool_command(tool) if tool else None
+        if self._listing:
+            return click.Command(cmd_name, short_help=cli_table.COMMANDS[cmd_name][1])
+        from pr_agent.registry import all_tools
+
+        tool = all_tools().get(cli_table.COMMANDS[cmd_name][0])
+        return tool_command(tool) if tool is not None and tool.cli_name == cmd_name else None
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        self._listing = True
+        try:
+            super().format_commands(ctx, formatter)
+        finally:
+            self._listing = False
 
 
 @click.group(cls=LazyGroup, context_settings=CONTEXT_SETTINGS, epilog=EXIT_CODES_HELP)
@@ -176,6 +198,8 @@ def mcp(read_only: bool, tool_list: str | None) -> None:
 
 
 def select_tools(read_only: bool, tool_list: str | None) -> dict[str, Tool]:
+    from pr_agent.registry import all_tools
+
     tools = all_tools()
     chosen = dict(tools)
     if tool_list is not None:
@@ -204,7 +228,7 @@ def config() -> None:
 def _prefs() -> Any:
     from pr_agent.prefs import Preferences
 
-    return Preferences.load(Context().env)
+    return Preferences.load(dict(os.environ))
 
 
 @config.command("list")

@@ -15,17 +15,24 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from email.utils import parsedate_to_datetime
-from importlib import resources
 from typing import Any, BinaryIO, TypeVar
 from urllib.parse import urlencode
 
 import orjson
 
 from pr_agent.errors import PrAgentError, command_repair
+from pr_agent.ghwire import (
+    Response,
+    cancelled_error,
+    http_error,
+    next_link,
+    parse_included,
+    process_error,
+    raise_graphql_errors,
+)
 
 MIN_GH_VERSION = (2, 23, 0)
 INSTALL_URL = "https://github.com/cli/cli#installation"
@@ -37,67 +44,6 @@ _R = TypeVar("_R")
 def debug(msg: str) -> None:
     if os.environ.get("GH_PR_AGENT_DEBUG"):
         print(f"[gh-pr-agent] {msg}", file=sys.stderr, flush=True)
-
-
-_FRAGMENT = re.compile(r"^fragment\s+(\w+)\s+on\s+\w+\s*\{.*?^\}", re.S | re.M)
-_fragments: dict[str, str] = {}
-_queries: dict[str, str] = {}
-
-
-def _all_fragments() -> dict[str, str]:
-    if not _fragments:
-        for entry in resources.files("pr_agent.queries").iterdir():
-            if entry.name.startswith("fragments_") and entry.name.endswith(".graphql"):
-                for m in _FRAGMENT.finditer(entry.read_text(encoding="utf-8")):
-                    _fragments[m[1]] = m[0]
-    return _fragments
-
-
-def load_query(name: str) -> str:
-    """``pr_agent/queries/<name>.graphql`` plus the shared fragments it uses (transitively)."""
-    if name not in _queries:
-        text = resources.files("pr_agent.queries").joinpath(f"{name}.graphql").read_text(encoding="utf-8")
-        fragments = _all_fragments()
-        needed: list[str] = []
-        todo = re.findall(r"\.\.\.\s*([A-Z]\w*)", text)
-        while todo:
-            frag = todo.pop()
-            if frag in fragments and frag not in needed:
-                needed.append(frag)
-                todo.extend(re.findall(r"\.\.\.\s*([A-Z]\w*)", fragments[frag]))
-        _queries[name] = "\n".join([text, *(fragments[f] for f in sorted(needed))])
-    return _queries[name]
-
-
-_UNPARSED: Any = object()
-
-
-@dataclass
-class Response:
-    status: int
-    headers: dict[str, str]
-    body: bytes
-    _data: Any = field(default=_UNPARSED, repr=False, compare=False)
-
-    def json(self) -> Any:
-        if self._data is not _UNPARSED:
-            return self._data
-        try:
-            if not self.body.strip():
-                if self.status != 204 and "json" in self.headers.get("content-type", ""):
-                    raise ValueError("empty body")  # a JSON answer cut off before its first byte
-                self._data = None
-            else:
-                self._data = orjson.loads(self.body)
-        except (orjson.JSONDecodeError, ValueError) as exc:
-            raise PrAgentError(
-                "unexpected_response",
-                f"GitHub returned a response that is not valid JSON (HTTP {self.status}).",
-                suggestion="Retry the call; if it keeps failing, run with GH_PR_AGENT_DEBUG=1 and report it.",
-                details={"status": self.status, "reason": str(exc), "body_start": self.body[:200].decode(
-                    "utf-8", "replace")},
-            ) from None
-        return self._data
 
 
 @dataclass
@@ -160,20 +106,11 @@ def check_gh(env: dict[str, str]) -> GhVersion:
         return _version_cache[path]
 
 
-_flags_cache: dict[str, frozenset[str]] = {}
-
-
-def api_flags(path: str, env: dict[str, str]) -> frozenset[str]:
-    """The long options `gh api` accepts (from its --help; cached per binary)."""
-    with _version_lock:
-        if path not in _flags_cache:
-            try:
-                out = subprocess.run([path, "api", "--help"], capture_output=True, timeout=20, env=env,
-                                     check=False).stdout
-            except (OSError, subprocess.TimeoutExpired):
-                out = b""
-            _flags_cache[path] = frozenset(re.findall(r"--[a-z][a-z-]+", out.decode("utf-8", "replace")))
-        return _flags_cache[path]
+# gh 2.97.0 (GHSA-3m3g-3wcr-px46) refuses to print a body holding terminal escape sequences (job logs are full of
+# colours) unless given --allow-escape-sequences; older gh does not know the flag. Chosen from the version check_gh
+# already read (no `gh api --help` probe on the way to the first log).
+ESCAPE_FLAG_SINCE = (2, 97, 0)
+ESCAPE_FLAG = "--allow-escape-sequences"
 
 
 def child_env(base: dict[str, str] | None = None) -> dict[str, str]:
@@ -183,64 +120,6 @@ def child_env(base: dict[str, str] | None = None) -> dict[str, str]:
     env.update(GH_PROMPT_DISABLED="1", NO_COLOR="1", GH_PAGER="cat", GH_NO_UPDATE_NOTIFIER="1",
                GH_SPINNER_DISABLED="1", GH_TELEMETRY="false", DO_NOT_TRACK="1")
     return env
-
-
-def parse_included(stdout: bytes) -> tuple[int, dict[str, str], bytes] | None:
-    """Split `gh api -i` output into (status, lower-cased headers, body); None if there is no status line."""
-    if not stdout.startswith(b"HTTP/"):
-        return None
-    nl = stdout.find(b"\n")
-    status_line = stdout[:nl].decode("latin-1")
-    parts = status_line.split()
-    try:
-        status = int(parts[1])
-    except (IndexError, ValueError):
-        return None
-    rest = stdout[nl + 1 :]
-    ends = [i for i in (rest.find(b"\r\n\r\n"), rest.find(b"\n\n")) if i >= 0]
-    if rest.startswith((b"\r\n", b"\n")):
-        head, body = b"", rest.lstrip(b"\r\n")
-    elif ends:
-        end = min(ends)
-        head = rest[:end]
-        body = rest[end + (4 if rest[end : end + 4] == b"\r\n\r\n" else 2) :]
-    else:
-        head, body = rest, b""
-    headers: dict[str, str] = {}
-    for line in head.decode("latin-1").splitlines():
-        name, sep, value = line.partition(":")
-        if sep:
-            headers[name.strip().lower()] = value.strip()
-    return status, headers, body
-
-
-def _message_of(body: bytes) -> str:
-    try:
-        data = orjson.loads(body)
-    except orjson.JSONDecodeError:
-        return ""
-    if isinstance(data, dict):
-        if isinstance(data.get("message"), str):
-            return data["message"]
-        errs = data.get("errors")
-        if isinstance(errs, list):
-            return "; ".join(str(e.get("message", e)) if isinstance(e, dict) else str(e) for e in errs)
-    return ""
-
-
-def _retry_after_ms(headers: dict[str, str], now: float) -> int | None:
-    ra = headers.get("retry-after")
-    if ra:
-        if ra.isascii() and ra.isdigit():  # str.isdigit() also accepts '²', which int() refuses
-            return int(ra) * 1000
-        try:
-            return max(0, int((parsedate_to_datetime(ra).timestamp() - now) * 1000))
-        except (TypeError, ValueError):
-            pass
-    reset = headers.get("x-ratelimit-reset")
-    if headers.get("x-ratelimit-remaining") == "0" and reset and reset.isascii() and reset.isdigit():
-        return max(0, int((int(reset) - now) * 1000))
-    return None
 
 
 @dataclass
@@ -282,7 +161,7 @@ class Gh:
             resp = self.rest("GET", url, hostname=hostname)
             data = resp.json()
             items.extend(data if isinstance(data, list) else [data])
-            url = _next_link(resp.headers.get("link", ""))
+            url = next_link(resp.headers.get("link", ""))
             pages += 1
         return items
 
@@ -298,6 +177,22 @@ class Gh:
             raise PrAgentError("unexpected_response", "GitHub's GraphQL answer was not a JSON object.",
                                suggestion="Retry the call.", details={"status": resp.status})
         return data.get("data") or {}
+
+    def graphql_partial(self, query: str, variables: dict[str, Any] | None = None, *, tolerate: tuple[str, ...],
+                        hostname: str | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """A read where some fields may be refused: NOT_FOUND / FORBIDDEN / INSUFFICIENT_SCOPES errors whose path
+        starts with one of ``tolerate`` (dotted field names, list indices skipped: ``"nodes"``,
+        ``"repository.pullRequest.baseRef.rules"``) come back as ``(data, those errors)`` with those fields null,
+        for the caller to say what it could not read. Any other error raises as in :meth:`graphql`."""
+        payload = orjson.dumps({"query": query, "variables": variables or {}})
+        op = re.search(r"\b(query|mutation)\s+(\w+)", query)
+        resp = self._call(["api", "-i", "graphql", "--input", "-"], payload, idempotent=True, hostname=hostname,
+                          what=f"graphql {op[2] if op else ''}".strip(), tolerate=tolerate)
+        data = resp.json()
+        if not isinstance(data, dict):
+            raise PrAgentError("unexpected_response", "GitHub's GraphQL answer was not a JSON object.",
+                               suggestion="Retry the call.", details={"status": resp.status})
+        return data.get("data") or {}, [e for e in data.get("errors") or [] if isinstance(e, dict)]
 
     def pool(self, max_workers: int = 6) -> ThreadPoolExecutor:
         """A bounded pool for independent calls that are discovered as results arrive."""
@@ -318,19 +213,28 @@ class Gh:
         any read while nothing was written; killed on cancellation or after ``timeout`` seconds of silence.
         """
         env = self._env()
-        gh = check_gh(env).path
+        found = check_gh(env)
         host = hostname or self.hostname
-        # Newer gh refuses to print a body with terminal escape sequences (logs are full of colours) unless
-        # told it may; the body goes to a file, never to a terminal. gh 2.23 does not know the flag.
-        allow = ["--allow-escape-sequences"] if "--allow-escape-sequences" in api_flags(gh, env) else []
-        argv = [gh, "api", *(["--hostname", host] if host else []), "-i", *allow, "--method", "GET", path]
+        # The body goes to a file, never to a terminal: let gh >= 2.97 write escape sequences (ESCAPE_FLAG_SINCE).
+        allow = [ESCAPE_FLAG] if found.version >= ESCAPE_FLAG_SINCE else []
         what = f"GET {path}"
         start = dest.tell()
 
         def attempt() -> Response:
             dest.seek(start)
             dest.truncate()  # a retry starts from a clean file
-            return self._stream_once(argv, env, dest, what)
+            argv = [found.path, "api", *(["--hostname", host] if host else []), "-i", *allow, "--method", "GET",
+                    path]
+            try:
+                return self._stream_once(argv, env, dest, what)
+            except PrAgentError as err:  # an older gh with the refusal backported: once more, with the flag
+                if allow or ESCAPE_FLAG not in str(err.details.get("gh_stderr") or ""):
+                    raise
+                allow.append(ESCAPE_FLAG)
+                dest.seek(start)
+                dest.truncate()
+                argv = [*argv[:-3], ESCAPE_FLAG, *argv[-3:]]
+                return self._stream_once(argv, env, dest, what)
 
         return self._retrying(attempt, idempotent=True, host=host, what=what)
 
@@ -339,13 +243,13 @@ class Gh:
         return child_env(self.base_env)
 
     def _call(self, argv: list[str], stdin: bytes | None, *, idempotent: bool, hostname: str | None,
-              what: str) -> Response:
+              what: str, tolerate: tuple[str, ...] = ()) -> Response:
         env = self._env()
         gh = check_gh(env).path
         host = hostname or self.hostname
         full = [gh, *argv[:1], *(["--hostname", host] if host else []), *argv[1:]]
-        return self._retrying(lambda: self._once(full, stdin, env, what), idempotent=idempotent, host=host,
-                              what=what)
+        return self._retrying(lambda: self._once(full, stdin, env, what, tolerate), idempotent=idempotent,
+                              host=host, what=what)
 
     def _retrying(self, once: Callable[[], Response], *, idempotent: bool, host: str | None,
                   what: str) -> Response:
@@ -367,7 +271,7 @@ class Gh:
                 debug(f"retry {attempt}/{self.max_retries} of {what} in {wait:.2f}s after {err.code}")
                 if self.cancel is not None:
                     if self.cancel.wait(wait):
-                        raise _cancelled(what) from None
+                        raise cancelled_error(what) from None
                 else:
                     self.sleep(wait)
 
@@ -385,7 +289,7 @@ class Gh:
                what: str) -> subprocess.CompletedProcess[bytes]:
         """Run gh to completion, killing it on timeout or cancellation (no child is left behind)."""
         if self.cancel is not None and self.cancel.is_set():
-            raise _cancelled(what)
+            raise cancelled_error(what)
         try:
             proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                     env=env)
@@ -405,7 +309,7 @@ class Gh:
                     proc.kill()
                     proc.communicate()
                     if cancelled:
-                        raise _cancelled(what) from None
+                        raise cancelled_error(what) from None
                     raise PrAgentError(
                         "timeout", f"GitHub did not answer {what} within {self.timeout:.0f}s.",
                         suggestion="Retry later; set GH_PR_AGENT_TIMEOUT to wait longer.",
@@ -416,7 +320,7 @@ class Gh:
         with self._lock:
             self.calls += 1
         if self.cancel is not None and self.cancel.is_set():
-            raise _cancelled(what)
+            raise cancelled_error(what)
         try:
             proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                     stderr=subprocess.PIPE, env=env)
@@ -479,19 +383,22 @@ class Gh:
             threads[1].join(timeout=5)
         debug(f"{what} (streamed) -> exit {proc.returncode}")
         if "cancelled" in why:
-            raise _cancelled(what)
+            raise cancelled_error(what)
         if "timeout" in why:
             raise PrAgentError("timeout", f"GitHub sent nothing for {what} within {self.timeout:.0f}s.",
                                suggestion="Retry later; set GH_PR_AGENT_TIMEOUT to wait longer.",
                                details={"request": what, "timeout_s": self.timeout})
         if parsed is None:
-            raise _process_error(subprocess.CompletedProcess(argv, proc.returncode, head, b"".join(errors)), what)
+            raise process_error(subprocess.CompletedProcess(argv, proc.returncode, head, b"".join(errors)), what)
         status, headers, _ = parsed
         if status >= 400:
             raise http_error(status, headers, error_body, what)
+        if proc.returncode != 0:  # gh gave up on the body after the headers (e.g. it refused escape sequences)
+            raise process_error(subprocess.CompletedProcess(argv, proc.returncode, head, b"".join(errors)), what)
         return Response(status, headers, b"")
 
-    def _once(self, argv: list[str], stdin: bytes | None, env: dict[str, str], what: str) -> Response:
+    def _once(self, argv: list[str], stdin: bytes | None, env: dict[str, str], what: str,
+              tolerate: tuple[str, ...] = ()) -> Response:
         with self._lock:
             self.calls += 1
         started = time.monotonic()
@@ -499,12 +406,12 @@ class Gh:
         debug(f"{what} -> exit {proc.returncode} in {time.monotonic() - started:.2f}s")
         parsed = parse_included(proc.stdout)
         if parsed is None:
-            raise _process_error(proc, what)
+            raise process_error(proc, what)
         status, headers, body = parsed
         if status >= 400:
             raise http_error(status, headers, body, what)
         if what.startswith("graphql"):
-            _raise_graphql_errors(headers, body, what)
+            raise_graphql_errors(headers, body, what, tolerate)
             return Response(status, headers, body)
         resp = Response(status, headers, body)
         if "json" in headers.get("content-type", ""):
@@ -512,134 +419,3 @@ class Gh:
         return resp
 
 
-def _cancelled(what: str) -> PrAgentError:
-    return PrAgentError("cancelled", f"The call was cancelled while waiting for {what}.",
-                        suggestion="Call again when you want the answer.", details={"request": what})
-
-
-def _next_link(link: str) -> str | None:
-    for part in link.split(","):
-        m = re.search(r'<([^>]+)>\s*;\s*rel="next"', part)
-        if m:
-            url = m[1]
-            m2 = re.match(r"https?://[^/]+(?:/api/v3)?/(.*)", url)
-            return m2[1] if m2 else url
-    return None
-
-
-def _process_error(proc: subprocess.CompletedProcess[bytes], what: str) -> PrAgentError:
-    err = proc.stderr.decode("utf-8", "replace").strip()
-    if proc.returncode == 4 or "gh auth login" in err:
-        return PrAgentError(
-            "gh_not_authenticated",
-            "gh is not logged in to GitHub.",
-            suggestion="Run `gh auth login` (or set GH_TOKEN), then retry.",
-            details={"gh_stderr": err[:500]},
-            repair=command_repair("gh auth login"),
-        )
-    low = err.lower()
-    if "unexpected end of json input" in low or "invalid character" in low:
-        return PrAgentError("unexpected_response", f"GitHub's answer to {what} was cut off or is not JSON.",
-                            suggestion="Retry the call.", details={"gh_stderr": err[:500]})
-    if any(s in low for s in ("connection refused", "dial tcp", "error connecting", "no such host",
-                              "i/o timeout", "tls handshake", "connection reset", "eof")):
-        return PrAgentError("network_error", f"gh could not reach GitHub for {what}.",
-                            suggestion="Check the network connection and retry.",
-                            details={"gh_stderr": err[:500]})
-    return PrAgentError("gh_failed", f"gh failed for {what} (exit {proc.returncode}): {err[:300]}",
-                        suggestion="Run with GH_PR_AGENT_DEBUG=1 to see the gh call.",
-                        details={"exit_code": proc.returncode, "gh_stderr": err[:500]})
-
-
-def http_error(status: int, headers: dict[str, str], body: bytes, what: str) -> PrAgentError:
-    msg = _message_of(body) or f"HTTP {status}"
-    details: dict[str, Any] = {"status": status, "request": what, "github_message": msg}
-    now = time.time()
-    if status in (403, 429):
-        retry = _retry_after_ms(headers, now)
-        if headers.get("x-ratelimit-remaining") == "0":
-            details["kind"] = "primary"
-            return PrAgentError("rate_limited", f"GitHub's API rate limit is exhausted ({msg}).",
-                                suggestion="Wait until the limit resets, then retry.",
-                                details=details, retry_after_ms=retry)
-        if status == 429 or "retry-after" in headers or "secondary rate limit" in msg.lower():
-            details["kind"] = "secondary"
-            return PrAgentError("rate_limited", f"GitHub's secondary rate limit was hit ({msg}).",
-                                suggestion="Slow down and retry after the indicated wait.",
-                                details=details, retry_after_ms=retry if retry is not None else 60_000)
-        return PrAgentError("forbidden", f"GitHub refused {what}: {msg}.",
-                            suggestion="Check that your gh login has access (`gh auth status`); "
-                            "you may need more scopes or repository permissions.",
-                            details=details, repair=command_repair("gh auth status"))
-    if status == 401:
-        return PrAgentError("auth_failed", f"GitHub rejected gh's credentials ({msg}).",
-                            suggestion="Log in again with `gh auth login` or refresh GH_TOKEN.",
-                            details=details, repair=command_repair("gh auth login"))
-    if status == 404:
-        return PrAgentError("not_found", f"GitHub says {what} does not exist or is not visible to you.",
-                            suggestion="Check the repository and number, and that your gh login can see it.",
-                            details=details)
-    if status in (409, 410, 422):
-        return PrAgentError("validation_failed", f"GitHub refused {what}: {msg}.",
-                            suggestion="Read details.github_message; the request was not applied.",
-                            details={**details, "body": _safe_json(body)})
-    if status >= 500:
-        return PrAgentError("server_error", f"GitHub had a server error ({status}) on {what}.",
-                            suggestion="Retry in a little while.", details=details)
-    return PrAgentError("gh_failed", f"Unexpected HTTP {status} for {what}: {msg}.",
-                        suggestion="Run with GH_PR_AGENT_DEBUG=1 to see the call.", details=details)
-
-
-def _safe_json(body: bytes) -> Any:
-    try:
-        return orjson.loads(body)
-    except orjson.JSONDecodeError:
-        return body[:500].decode("utf-8", "replace")
-
-
-def _raise_graphql_errors(headers: dict[str, str], body: bytes, what: str) -> None:
-    try:
-        data = orjson.loads(body)
-    except orjson.JSONDecodeError:
-        raise PrAgentError("unexpected_response", f"GitHub's answer to {what} is not valid JSON.",
-                           suggestion="Retry the call.",
-                           details={"body_start": body[:200].decode("utf-8", "replace")}) from None
-    errors = data.get("errors") if isinstance(data, dict) else None
-    if not errors:
-        return
-    if not isinstance(errors, list):  # not GitHub's shape, but still an error answer: typed, never a crash
-        errors = [errors]
-    first = errors[0] if isinstance(errors[0], dict) else {"message": str(errors[0])}
-    etype = str(first.get("type") or "")
-    message = str(first.get("message") or "GraphQL error")
-    details: dict[str, Any] = {
-        "request": what,
-        "graphql_errors": [
-            {k: e.get(k) for k in ("type", "message", "path") if k in e}
-            for e in errors
-            if isinstance(e, dict)
-        ][:10],
-        "partial_data": bool(data.get("data")),
-    }
-    if etype in ("RATE_LIMITED", "RATE_LIMIT") or "rate limit" in message.lower():
-        details["kind"] = "secondary" if "secondary" in message.lower() else "primary"
-        raise PrAgentError("rate_limited", f"GitHub's GraphQL rate limit was hit ({message}).",
-                           suggestion="Wait until the limit resets, then retry.", details=details,
-                           retry_after_ms=_retry_after_ms({**headers, "x-ratelimit-remaining": "0"},
-                                                          time.time()))
-    if etype == "NOT_FOUND":
-        raise PrAgentError("not_found", message, suggestion="Check the reference; it may not exist or "
-                           "may not be visible to your gh login.", details=details)
-    if etype in ("FORBIDDEN", "INSUFFICIENT_SCOPES"):
-        raise PrAgentError("forbidden", message, suggestion="Your gh login lacks the permission or scope "
-                           "for this; check `gh auth status`.", details=details,
-                           repair=command_repair("gh auth status"))
-    raise PrAgentError("graphql_error", f"GitHub's GraphQL API returned an error: {message}",
-                       suggestion="Read details.graphql_errors; if it persists, report it with "
-                       "GH_PR_AGENT_DEBUG=1 output.", details=details)
-
-
-def iter_nodes(conn: dict[str, Any] | None) -> Iterator[dict[str, Any]]:
-    for node in (conn or {}).get("nodes") or []:
-        if node is not None:
-            yield node

@@ -10,18 +10,19 @@ file is ``$GH_PR_AGENT_CONFIG_DIR/preferences.json`` or ``$XDG_CONFIG_HOME/gh-pr
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import orjson
-from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from pr_agent import cli_table
 from pr_agent.errors import PrAgentError, command_repair
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from pr_agent.registry import Tool
 
 FILENAME = "preferences.json"
@@ -34,8 +35,15 @@ def config_dir(env: Mapping[str, str]) -> Path:
     return Path(base) / "gh-pr-agent"
 
 
+def stored_keys() -> dict[str, Any]:
+    """Every storable key -> its built-in default, from the generated table (pr_agent/cli_table.py, derived
+    from :func:`known_keys` and checked by tests/unit/test_docs.py): listing, reading and unsetting
+    preferences never import the registry, pydantic or a tool module."""
+    return cli_table.PREFERENCES
+
+
 def known_keys() -> dict[str, tuple[Tool, str, Any]]:
-    """Every storable key -> (tool, field, built-in default)."""
+    """Every storable key -> (tool, field, built-in default), from the registry."""
     from pr_agent.registry import all_tools
 
     keys = {}
@@ -46,7 +54,7 @@ def known_keys() -> dict[str, tuple[Tool, str, Any]]:
 
 
 def _unknown_key(key: str) -> PrAgentError:
-    keys = sorted(known_keys())
+    keys = sorted(stored_keys())
     return PrAgentError("invalid_preference", f"{key!r} is not a stored preference.",
                         suggestion="Use one of: " + ", ".join(keys) + ".",
                         details={"field": "key", "value": key, "reason": "unknown key", "known_keys": keys},
@@ -54,6 +62,8 @@ def _unknown_key(key: str) -> PrAgentError:
 
 
 def validate_value(key: str, value: Any) -> Any:
+    from pydantic import TypeAdapter, ValidationError
+
     keys = known_keys()
     if key not in keys:
         raise _unknown_key(key)
@@ -110,7 +120,7 @@ class Preferences:
         return cls(path, data)
 
     def get(self, key: str) -> Any:
-        if key not in known_keys():
+        if key not in stored_keys():
             raise _unknown_key(key)
         return self.values.get(key)
 
@@ -121,7 +131,7 @@ class Preferences:
         return checked
 
     def unset(self, key: str) -> bool:
-        if key not in known_keys():
+        if key not in stored_keys():
             raise _unknown_key(key)
         existed = self.values.pop(key, None) is not None
         if existed:
@@ -130,7 +140,7 @@ class Preferences:
 
     def listing(self) -> list[dict[str, Any]]:
         rows = []
-        for key, (_tool, _name, default) in sorted(known_keys().items()):
+        for key, default in sorted(stored_keys().items()):
             stored = key in self.values
             rows.append({"key": key, "value": self.values[key] if stored else default,
                          "source": "stored" if stored else "default", "default": default})
@@ -146,6 +156,8 @@ class Preferences:
         return params.model_copy(update=updates) if updates else params
 
     def _save(self) -> None:
+        import tempfile  # only a write needs it
+
         directory = self.path.parent
         try:
             directory.mkdir(parents=True, exist_ok=True)

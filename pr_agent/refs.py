@@ -247,7 +247,7 @@ def _current_branch_pr(ctx: Context) -> PRRef:
     if m:
         return PRRef(spec.owner, spec.repo, int(m[1]), spec.host)
     head = merge[len("refs/heads/") :] if merge.startswith("refs/heads/") else branch
-    from pr_agent.gh import load_query
+    from pr_agent.queries import load_query
 
     data = ctx.gh.graphql(load_query("pr_for_branch"),
                           {"owner": spec.owner, "repo": spec.repo, "head": head}, hostname=spec.host)

@@ -1,11 +1,11 @@
 """Why one failed check failed: its job's failed step, the failing tests or the non-test cause.
 
-For a GitHub Actions job the job (steps with times), its log and its check-run annotations are fetched
-concurrently; the log is cut to the failed step (:func:`slice_failed_step`) and parsed
-(:func:`parse_log`). Annotations that carry per-test results (test-reporter actions put them there) are
-preferred to what the log parser found. A job that failed for another reason gets a non-test failure with
-its decisive lines; when nothing is recognisable the tail of the failed step is those lines. Never an
-"Unknown test" with an empty message.
+For a GitHub Actions job its log (:func:`fetch_log`) and its check run's steps and annotations
+(:mod:`pr_agent.ci.details`, one GraphQL query for many check runs) are fetched concurrently; the log is cut
+to the failed step (:func:`slice_failed_step`) and parsed (:func:`parse_log`). Annotations that carry
+per-test results (test-reporter actions put them there) are preferred to what the log parser found. A job
+that failed for another reason gets a non-test failure with its decisive lines; when nothing is
+recognisable the tail of the failed step is those lines. Never an "Unknown test" with an empty message.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import IO, Any
 
-from pr_agent.ci.github import download_log, fetch_annotations, fetch_job, text_lines
+from pr_agent.ci.details import CheckDetails
+from pr_agent.ci.github import download_log, text_lines
 from pr_agent.ci.logs import StepTiming, clean_lines, slice_failed_step
 from pr_agent.ci.parsers import ParsedLog, parse_log
 from pr_agent.ci.repro import reproduce_command
@@ -188,47 +189,59 @@ def _parse(raw: IO[bytes], a: Analysis, steps: list[StepTiming]) -> ParsedLog:
     return parsed
 
 
-def analyze_check(ctx: Context, ref: PRRef, check: Check, *, final_pass: bool = True) -> Analysis:
-    """Fetch and parse what explains one failed check. ``final_pass`` False: a log that is not
-    available yet makes the analysis non-final (asked again on the next poll)."""
+def quick_analysis(check: Check) -> Analysis | None:
+    """The analysis of a failed check that needs nothing fetched (external status, never reported,
+    cancelled); None when its log and/or check run must be read."""
     a = Analysis(check, job_url=check.url)
     if check.kind == "status_context":
         a.note = "External CI (commit status): its details are on the linked page."
-        return a
-    if check.kind == "missing" or not check.check_run_id:
+    elif check.kind == "missing" or not check.check_run_id:
         a.note = "No check run to read."
-        return a
-    if check.bucket == "cancelled":
+    elif check.bucket == "cancelled":
         a.note = "The check was cancelled; it reported no test results."
+    else:
+        return None
+    return a
+
+
+def fetch_log(ctx: Context, ref: PRRef, check: Check) -> IO[bytes] | PrAgentError | None:
+    """The raw log of a failed Actions job (a spooled file the analysis closes), the error that says why
+    it is not available (not yet, expired, refused), or None for a check run of another app."""
+    if not Analysis(check).is_actions or not check.check_run_id:
+        return None
+    try:
+        return download_log(ctx, ref, check.check_run_id)
+    except PrAgentError as err:
+        if err.code in ("not_found", "forbidden", "validation_failed"):
+            return err
+        raise
+
+
+def _add_note(a: Analysis, text: str) -> None:
+    a.note = f"{a.note}; {text}" if a.note else text
+
+
+def analyze_check(check: Check, raw: IO[bytes] | PrAgentError | None, details: CheckDetails | None) -> Analysis:
+    """Parse what explains one failed check run from its log (see :func:`fetch_log`) and its steps and
+    annotations (None: not read). Closes ``raw``. A log that is not available yet makes the analysis
+    non-final (``final`` False: asked again on the next poll while CI still runs)."""
+    a = quick_analysis(check)
+    if a is not None:
+        if raw is not None and not isinstance(raw, PrAgentError):
+            raw.close()
         return a
+    a = Analysis(check, job_url=check.url)  # an Actions check run's detailsUrl is its job's page
     if not a.is_actions:
         a.note = f"External CI ({check.app or 'a GitHub App'}): its details are on the linked page."
-    run_id = check.check_run_id
-
-    def job() -> Any:
-        return fetch_job(ctx, ref, run_id) if a.is_actions else None
-
-    def log() -> Any:
-        if not a.is_actions:
-            return None
-        try:
-            return download_log(ctx, ref, run_id)
-        except PrAgentError as err:
-            if err.code in ("not_found", "forbidden", "validation_failed"):
-                return err
-            raise
-
-    job_data, raw, annotations = ctx.gh.map(lambda fn: fn(), [job, log, lambda: fetch_annotations(ctx, ref, run_id)],
-                                            max_workers=3)
+    details = details or CheckDetails()
+    annotations = details.annotations
     a.annotations = [annotation_view(x) for x in (annotations or [])[:MAX_ANNOTATIONS]]
-    steps = [StepTiming.from_api(s) for s in (job_data or {}).get("steps") or [] if isinstance(s, dict)]
-    if job_data and job_data.get("html_url"):
-        a.job_url = str(job_data["html_url"])
+    steps = [StepTiming.from_api(s) for s in details.steps or [] if isinstance(s, dict)]
     parsed = ParsedLog()
     if isinstance(raw, PrAgentError):
         a.note = ("its log is not available yet" if raw.code == "not_found" else f"its log could not be read "
                   f"({raw.code})")
-        a.final = final_pass
+        a.final = False
     elif raw is not None:
         try:
             a.log_available = True
@@ -256,7 +269,14 @@ def analyze_check(ctx: Context, ref: PRRef, check: Check, *, final_pass: bool = 
         a.non_test = parsed.non_test_failure.model_dump(mode="json")
     elif not failures:
         a.non_test = _fallback_non_test(a, a.excerpt)
-    if annotations is None:  # 403/404: never let failures a test reporter wrote there vanish silently
-        unread = "its check-run annotations could not be read, so failing tests reported only there are missing"
-        a.note = f"{a.note}; {unread}" if a.note else unread
+    if details.refused:
+        _add_note(a, f"GitHub did not show its check run ({details.refused})")
+    if a.is_actions and details.steps is None:  # never let the failed step's anchor vanish silently
+        _add_note(a, "its steps could not be read, so the log link is not anchored at the failed step and the "
+                  "log was cut without step times")
+    if annotations is None:  # refused: never let failures a test reporter wrote there vanish silently
+        _add_note(a, "its check-run annotations could not be read, so failing tests reported only there are "
+                  "missing")
+    for note in details.notes:
+        _add_note(a, note)
     return a

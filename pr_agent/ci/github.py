@@ -1,24 +1,27 @@
 """What GitHub says about a PR's CI, through the gh gateway: the check rollup of the head commit (one
-GraphQL query), and for a failed GitHub Actions job its steps, its log (streamed to a spooled temp file)
-and its check-run annotations."""
+GraphQL query, with the base branch's required checks from branch protection and rulesets; further rollup
+pages are handed to ``on_page`` as they arrive), and a failed GitHub Actions job's log (streamed to a spooled
+temp file). Steps and annotations come from :mod:`pr_agent.ci.details`."""
 
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import IO, Any
 from urllib.parse import quote
 
 from pr_agent.ci.rollup import Rollup, build_rollup
 from pr_agent.context import Context
 from pr_agent.errors import PrAgentError
-from pr_agent.gh import iter_nodes, load_query
+from pr_agent.ghwire import iter_nodes
+from pr_agent.queries import load_query
 from pr_agent.refs import PRRef
 
 LOG_SPOOL_BYTES = 8 << 20  # logs up to 8 MB stay in memory, bigger ones go to a temp file
-MAX_ANNOTATION_PAGES = 3
+MAX_ROLLUP_PAGES = 50  # further pages of 100 contexts after the first
 _DEGRADE = ("not_found", "forbidden")
+_RULES_PATH = "repository.pullRequest.baseRef.rules"
 
 
 @dataclass
@@ -34,14 +37,7 @@ class Snapshot:
     nodes: list[dict[str, Any]] = field(default_factory=list, repr=False)
     required: list[str] = field(default_factory=list)
     rules_unreadable: bool = False  # the base branch's rulesets could not be read (403/404)
-
-    def with_required(self, names: list[str]) -> Snapshot:
-        """The same snapshot with more required check names (from rulesets read separately)."""
-        extra = [n for n in names if n and n not in self.required]
-        if not extra:
-            return self
-        required = self.required + extra
-        return replace(self, required=required, rollup=build_rollup(self.nodes, required))
+    unread_contexts: int = 0  # rollup contexts beyond the page cap (said in the summary)
 
 
 def _pr_not_found(ref: PRRef, err: PrAgentError | None = None) -> PrAgentError:
@@ -50,10 +46,18 @@ def _pr_not_found(ref: PRRef, err: PrAgentError | None = None) -> PrAgentError:
     return pr_not_found(ref, err)
 
 
-def _graphql_pr(ctx: Context, ref: PRRef, query: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+def _graphql_pr(ctx: Context, ref: PRRef, query: str, extra: dict[str, Any] | None = None,
+                refused: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The PR object of one query. With ``refused``, a refused ``baseRef.rules`` (NOT_FOUND / FORBIDDEN) is
+    recorded there instead of failing the whole read."""
+    variables = {"owner": ref.owner, "repo": ref.repo, "number": ref.number, **(extra or {})}
     try:
-        data = ctx.gh.graphql(load_query(query), {"owner": ref.owner, "repo": ref.repo, "number": ref.number,
-                                                  **(extra or {})}, hostname=ref.host)
+        if refused is None:
+            data = ctx.gh.graphql(load_query(query), variables, hostname=ref.host)
+        else:
+            data, errors = ctx.gh.graphql_partial(load_query(query), variables, tolerate=(_RULES_PATH,),
+                                                  hostname=ref.host)
+            refused.extend(errors)
     except PrAgentError as err:
         if err.code == "not_found":
             raise _pr_not_found(ref, err) from None
@@ -82,56 +86,68 @@ def fetch_ruleset_checks(ctx: Context, ref: PRRef, branch: str) -> list[str] | N
     return names
 
 
-def fetch_snapshot(ctx: Context, ref: PRRef, ruleset_checks: list[str] | None = None) -> Snapshot:
-    """The head commit and its check rollup (every page), with required checks that never reported."""
-    pr = _graphql_pr(ctx, ref, "pr_checks")
+def _rule_checks(rules: dict[str, Any]) -> list[str]:
+    names: list[str] = []
+    for rule in iter_nodes(rules):
+        if rule.get("type") == "REQUIRED_STATUS_CHECKS":
+            for item in (rule.get("parameters") or {}).get("requiredStatusChecks") or []:
+                if isinstance(item, dict) and item.get("context"):
+                    names.append(str(item["context"]))
+    return names
+
+
+def fetch_snapshot(ctx: Context, ref: PRRef,
+                   on_page: Callable[[list[dict[str, Any]], list[str]], None] | None = None) -> Snapshot:
+    """The head commit and its check rollup (every page), with required checks that never reported.
+
+    The required check names are classic protection's (``refUpdateRule``) plus the rulesets' (``baseRef.rules``,
+    in the same query; only a ruleset list longer than a page is read over REST). ``on_page(nodes, required)``
+    sees each rollup page as soon as it arrives, so work on its failed checks can start before the next page
+    is read."""
+    refused: list[dict[str, Any]] = []
+    pr = _graphql_pr(ctx, ref, "pr_checks", refused=refused)
     head = str(pr.get("headRefOid") or "")
     commit = next(iter_nodes(pr.get("commits")), {}).get("commit") or {}
+    base_ref = pr.get("baseRef") or {}
+    rule = base_ref.get("refUpdateRule") or {}
+    required = [str(n) for n in rule.get("requiredStatusCheckContexts") or [] if n]
+    rules = base_ref.get("rules")
+    ruleset_checks: list[str] | None
+    if refused or (base_ref and rules is None):  # refused (403/404-like): said, never a silently shorter list
+        ruleset_checks = None
+    elif (rules or {}).get("pageInfo", {}).get("hasNextPage"):
+        ruleset_checks = fetch_ruleset_checks(ctx, ref, str(pr.get("baseRefName") or ""))
+    else:
+        ruleset_checks = _rule_checks(rules or {})
+    required += [n for n in dict.fromkeys(ruleset_checks or []) if n not in required]
     rollup = pr.get("statusCheckRollup") or {}
     contexts = rollup.get("contexts") or {}
     nodes = list(iter_nodes(contexts))
     info = contexts.get("pageInfo") or {}
     pages = 0
-    while info.get("hasNextPage") and pages < 50:
-        page = _graphql_pr(ctx, ref, "pr_rollup_page", {"after": info["endCursor"]})
-        conn = (page.get("statusCheckRollup") or {}).get("contexts") or {}
-        nodes.extend(iter_nodes(conn))
-        info = conn.get("pageInfo") or {}
-        pages += 1
-    rule = ((pr.get("baseRef") or {}).get("refUpdateRule") or {})
-    required = [str(n) for n in rule.get("requiredStatusCheckContexts") or [] if n]
-    required += [n for n in ruleset_checks or [] if n not in required]
+    with ctx.gh.pool(1) as chain:  # the next page is asked for before this page's jobs start: it is the longer path
+        latest = nodes
+        while True:
+            more_pages = bool(info.get("hasNextPage")) and pages < MAX_ROLLUP_PAGES
+            following = chain.submit(_graphql_pr, ctx, ref, "pr_rollup_page", {"after": info.get("endCursor")}) \
+                if more_pages else None
+            if on_page is not None:
+                on_page(latest, required)
+            if following is None:
+                break
+            conn = (following.result().get("statusCheckRollup") or {}).get("contexts") or {}
+            latest = list(iter_nodes(conn))
+            nodes.extend(latest)
+            info = conn.get("pageInfo") or {}
+            pages += 1
+    total = contexts.get("totalCount")
+    unread = max(0, total - len(nodes)) if isinstance(total, int) and info.get("hasNextPage") else 0
+    if info.get("hasNextPage") and not unread:
+        unread = 1  # at least one more page exists
     return Snapshot(head_sha=head, committed_at=commit.get("committedDate") if commit.get("oid") == head else None,
                     pr_state=str(pr.get("state") or ""), base_ref=str(pr.get("baseRefName") or ""),
                     rollup=build_rollup(nodes, required), rollup_state=rollup.get("state"), nodes=nodes,
-                    required=required)
-
-
-def fetch_job(ctx: Context, ref: PRRef, job_id: int) -> dict[str, Any] | None:
-    """``GET /actions/jobs/{id}`` (steps with times); None when it is not an Actions job."""
-    try:
-        data = ctx.gh.rest("GET", f"repos/{ref.full_name}/actions/jobs/{job_id}", hostname=ref.host).json()
-    except PrAgentError as err:
-        if err.code in _DEGRADE:
-            return None
-        raise
-    return data if isinstance(data, dict) else None
-
-
-def fetch_annotations(ctx: Context, ref: PRRef, check_run_id: int) -> list[dict[str, Any]] | None:
-    """A check run's annotations (test reporters put per-test results there); None when not readable
-    (gh notes fine-grained tokens get 403 here)."""
-    try:
-        items = ctx.gh.rest_pages(f"repos/{ref.full_name}/check-runs/{check_run_id}/annotations",
-                                  hostname=ref.host, max_pages=MAX_ANNOTATION_PAGES)
-    except PrAgentError as err:
-        if err.code in _DEGRADE:
-            return None
-        raise
-    out: list[dict[str, Any]] = []
-    for item in items:
-        out.extend(x for x in (item if isinstance(item, list) else [item]) if isinstance(x, dict))
-    return out
+                    required=required, rules_unreadable=ruleset_checks is None, unread_contexts=unread)
 
 
 def download_log(ctx: Context, ref: PRRef, job_id: int) -> IO[bytes]:

@@ -146,6 +146,10 @@ def summary(out: Outcome, status: str, total_failures: int) -> str:
     if out.snapshot.rules_unreadable:
         text += (" The base branch's rulesets could not be read, so a required check that has not reported yet may "
                  "be missing here (check_merge_readiness goes by GitHub's own merge state).")
+    if out.snapshot.unread_contexts:
+        read = len(out.snapshot.nodes)
+        text += (f" Only the first {read} checks of the rollup could be read (GitHub lists "
+                 f"{read + out.snapshot.unread_contexts}); failures in the others are missing here.")
     return text
 
 

@@ -66,6 +66,7 @@ class Check:
     completed_at: str | None = None
     check_run_id: int | None = None  # for GitHub Actions this is also the job id
     run_id: int | None = None        # Actions workflow run id
+    node_id: str | None = None       # GraphQL id of the check run (for nodes(ids:))
 
     @property
     def display_name(self) -> str:
@@ -90,7 +91,7 @@ def check_from_node(node: Mapping[str, Any]) -> Check | None:
             required=bool(node.get("isRequired")), workflow=((run.get("workflow") or {}).get("name")),
             event=run.get("event"), app=(suite.get("app") or {}).get("slug"), url=node.get("detailsUrl"),
             description=node.get("title"), started_at=node.get("startedAt"), completed_at=node.get("completedAt"),
-            check_run_id=node.get("databaseId"), run_id=run.get("databaseId"))
+            check_run_id=node.get("databaseId"), run_id=run.get("databaseId"), node_id=node.get("id"))
     if typename == "StatusContext":
         state = str(node.get("state") or "").upper()
         return Check(

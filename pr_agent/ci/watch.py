@@ -1,10 +1,12 @@
 """Look at a PR's CI once, or poll it until it finishes, fails (``bail_on_first``) or times out.
 
-Each poll is one GraphQL query (the rollup of the head commit). A failed check is analysed once (its job,
-log and annotations fetched concurrently with the other failed checks' and cached), so polling never
-re-downloads a log. A new head commit while waiting ends the wait: the results are then for a stale head,
-and say so. "No checks yet" right after a push is waited out for a grace period. Every wait goes through
-``ctx.wait`` (prompt cancellation) and every poll reports progress through ``ctx.report``.
+Each poll is one GraphQL query (the rollup of the head commit, with the base branch's required checks), plus
+a query per further rollup page. A failed check is analysed once (its log downloaded as soon as the rollup
+page listing it arrives, concurrently with the other failed checks', its steps and annotations read in one
+query for all of them: :mod:`pr_agent.ci.fanout`) and cached, so polling never re-downloads a log. A new
+head commit while waiting ends the wait: the results are then for a stale head, and say so. "No checks
+yet" right after a push is waited out for a grace period. Every wait goes through ``ctx.wait`` (prompt
+cancellation) and every poll reports progress through ``ctx.report``.
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Literal
 
-from pr_agent.ci.analyze import Analysis, analyze_check
-from pr_agent.ci.github import Snapshot, fetch_ruleset_checks, fetch_snapshot
-from pr_agent.ci.rollup import Check, counts
+from pr_agent.ci.analyze import Analysis
+from pr_agent.ci.fanout import FanOut, key_of
+from pr_agent.ci.github import Snapshot, fetch_snapshot
+from pr_agent.ci.rollup import counts
 from pr_agent.context import Context
 from pr_agent.errors import PrAgentError, tool_repair
 from pr_agent.refs import PRRef
@@ -61,29 +64,28 @@ class _State:
     start: float = field(default_factory=time.monotonic)
     polls: int = 0
     cache: dict[tuple[str, str, int], Analysis] = field(default_factory=dict)
-    ruleset: list[str] | None = None
-    ruleset_read: bool = False
-
-
-def _key(check: Check) -> tuple[str, str, int]:
-    return (check.kind, check.name, check.check_run_id or 0)
 
 
 def _poll(ctx: Context, ref: PRRef, st: _State, waiting: bool) -> tuple[Snapshot, list[Analysis]]:
-    snap = fetch_snapshot(ctx, ref, st.ruleset)
-    if not st.ruleset_read:
-        st.ruleset_read = True
-        st.ruleset = fetch_ruleset_checks(ctx, ref, snap.base_ref) if snap.base_ref else []
-        snap = snap.with_required(st.ruleset or [])
-    snap.rules_unreadable = st.ruleset is None  # said in the summary: never a silently smaller answer
+    fan = FanOut(ctx, ref, skip=lambda k: k in st.cache and st.cache[k].final)
+    try:
+        snap = fetch_snapshot(ctx, ref, on_page=fan.page)
+        failed = snap.rollup.in_bucket("failed")
+        for check in failed:  # anything the pages did not start (normally nothing)
+            fan.start(check)
+        done = fan.results()
+    finally:
+        fan.shutdown()
     st.polls += 1
-    failed = snap.rollup.in_bucket("failed")
-    still_running = bool(snap.rollup.in_bucket("pending"))
-    todo = [c for c in failed if _key(c) not in st.cache or not st.cache[_key(c)].final]
-    final_pass = not (waiting and still_running)
-    for a in ctx.gh.map(lambda c: analyze_check(ctx, ref, c, final_pass=final_pass), todo, max_workers=8):
-        st.cache[_key(a.check)] = a
-    return snap, [st.cache[_key(c)] for c in failed]
+    final_pass = not (waiting and snap.rollup.in_bucket("pending"))
+    by_key = {key_of(c): c for c in failed}
+    for key, a in done.items():
+        if key not in by_key:
+            continue  # a run that a later page superseded
+        a.check = by_key[key]
+        a.final = a.final or final_pass  # a log not available yet is asked for again while CI still runs
+        st.cache[key] = a
+    return snap, [st.cache[key_of(c)] for c in failed]
 
 
 def _recent(committed_at: str | None, grace_s: float) -> bool:

@@ -1,25 +1,31 @@
-"""What GitHub says about a PR's mergeability: one GraphQL round trip for the PR, then — concurrently —
-the branch rules a non-admin can read, the behind-by count, and (while GitHub is still computing it)
-a short poll of ``mergeable: UNKNOWN``."""
+"""What GitHub says about a PR's mergeability: one GraphQL round trip for the PR (with the base branch's
+ruleset rules as ``baseRef.rules``), then — all concurrently — the further thread-state and rollup pages,
+the classic-protection stub, the behind-by count, the REST rules when GraphQL cannot give everything (a
+``pull_request`` rule's allowed merge methods, or more than 100 rules), and (while GitHub is still computing
+it) a short poll of ``mergeable: UNKNOWN``."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
 from pr_agent.context import Context
 from pr_agent.errors import PrAgentError
-from pr_agent.gh import Gh, load_query
+from pr_agent.gh import Gh
+from pr_agent.merge.rules import REST_ONLY_PARAMETERS, rules_from_graphql
+from pr_agent.queries import load_query
 from pr_agent.refs import PRRef
 from pr_agent.review.fetch import pr_not_found
 
 POLLS = 4
 DEFAULT_WAIT_S = 10.0
 _DEGRADE = ("not_found", "forbidden")  # a source we may not read: say so, keep going
+MAX_EXTRA_PAGES = 50  # per page chain (thread states, rollup), as checks caps its rollup
+_PAGE_CHAINS = ("threads", "rollup")
+RULES_PATH = "repository.pullRequest.baseRef.rules"
 
 
 def poll_delays(env: Mapping[str, str]) -> list[float]:
@@ -32,11 +38,18 @@ def poll_delays(env: Mapping[str, str]) -> list[float]:
     return [total * w / sum(weights) for w in weights]
 
 
-def graphql_pr(gh: Gh, ref: PRRef, query: str, variables: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Run a query rooted at repository(owner, name) → pullRequest(number); returns the repository."""
+def graphql_pr(gh: Gh, ref: PRRef, query: str, variables: dict[str, Any] | None = None,
+               refused: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Run a query rooted at repository(owner, name) → pullRequest(number); returns the repository. With
+    ``refused``, a refused ``baseRef.rules`` (NOT_FOUND / FORBIDDEN for this token) is recorded there (the field
+    comes back null) instead of failing the whole read."""
+    all_vars = {"owner": ref.owner, "repo": ref.repo, "number": ref.number, **(variables or {})}
     try:
-        data = gh.graphql(load_query(query), {"owner": ref.owner, "repo": ref.repo, "number": ref.number,
-                                              **(variables or {})}, hostname=ref.host)
+        if refused is None:
+            data = gh.graphql(load_query(query), all_vars, hostname=ref.host)
+        else:
+            data, errors = gh.graphql_partial(load_query(query), all_vars, tolerate=(RULES_PATH,), hostname=ref.host)
+            refused.extend(errors)
     except PrAgentError as err:
         if err.code == "not_found":
             raise pr_not_found(ref, err) from None
@@ -77,6 +90,7 @@ class ReadinessFacts:
     unresolved_threads: int = 0
     rollup_nodes: list[dict[str, Any]] = field(default_factory=list)
     rules: list[dict[str, Any]] | None = None
+    rules_total: int | None = None  # totalCount of baseRef.rules
     branch: dict[str, Any] | None = None
     protection: dict[str, Any] | None = None
     protection_status: str = "skipped"  # read | absent | not_readable | skipped
@@ -84,16 +98,20 @@ class ReadinessFacts:
     notes: list[str] = field(default_factory=list)
 
 
-def _more_pages(gh: Gh, ref: PRRef, query: str, path: tuple[str, ...], conn: dict[str, Any]) -> list[Any]:
+def _more_pages(gh: Gh, ref: PRRef, query: str, path: tuple[str, ...], conn: dict[str, Any]
+                ) -> tuple[list[Any], bool]:
+    """The nodes of the pages after ``conn`` (at most MAX_EXTRA_PAGES); and whether pages were left unread."""
     out: list[Any] = []
     info = conn.get("pageInfo") or {}
-    while info.get("hasNextPage"):
+    for _ in range(MAX_EXTRA_PAGES):
+        if not info.get("hasNextPage"):
+            return out, False
         node: Any = graphql_pr(gh, ref, query, {"after": info["endCursor"]})["pullRequest"]
         for key in path:
             node = (node or {}).get(key) or {}
         out.extend(n for n in node.get("nodes") or [] if n)
         info = node.get("pageInfo") or {}
-    return out
+    return out, bool(info.get("hasNextPage"))
 
 
 def _reviewer(node: Mapping[str, Any]) -> str | None:
@@ -106,31 +124,36 @@ def _rest_json(gh: Gh, ref: PRRef, path: str, **params: Any) -> Any:
 
 
 def fetch_readiness(ctx: Context, ref: PRRef) -> ReadinessFacts:
-    repo = graphql_pr(ctx.gh, ref, "pr_merge_readiness")
+    """One query; then, all at once, the further thread-state and rollup pages (two independent chains), the
+    REST reads and (while GitHub reports UNKNOWN) the mergeable poll. The critical path is the longer chain."""
+    refused: list[dict[str, Any]] = []  # baseRef.rules refused: null, and the REST rules are read instead
+    repo = graphql_pr(ctx.gh, ref, "pr_merge_readiness", refused=refused)
     pr = dict(repo.pop("pullRequest"))
     facts = ReadinessFacts(repo=repo, pr=pr)
     threads = pr.pop("reviewThreads", None) or {}
-    thread_nodes = [n for n in threads.get("nodes") or [] if n]
-    thread_nodes += _more_pages(ctx.gh, ref, "pr_thread_states_page", ("reviewThreads",), threads)
-    facts.unresolved_threads = sum(1 for n in thread_nodes if not n.get("isResolved"))
     rollup = pr.pop("statusCheckRollup", None) or {}
     contexts = rollup.get("contexts") or {}
-    facts.rollup_nodes = [n for n in contexts.get("nodes") or [] if n]
-    facts.rollup_nodes += _more_pages(ctx.gh, ref, "pr_rollup_page", ("statusCheckRollup", "contexts"), contexts)
     pr["rollupState"] = rollup.get("state")
     facts.reviews = [n for n in (pr.pop("latestOpinionatedReviews", None) or {}).get("nodes") or [] if n]
     requests = pr.pop("reviewRequests", None) or {}
     facts.review_requests = [r for r in (_reviewer(n) for n in requests.get("nodes") or [] if n) if r]
+    base_ref = pr.get("baseRef") or {}
+    rules_conn = base_ref.pop("rules", None) if isinstance(base_ref, dict) else None
+    facts.rules = rules_from_graphql(rules_conn) if isinstance(rules_conn, dict) else None
+    facts.rules_total = (rules_conn or {}).get("totalCount") if isinstance(rules_conn, dict) else None
 
     base = pr.get("baseRefName") or ""
     branch_q = quote(base, safe="")
     repo_path = f"repos/{ref.full_name}"
     tasks: dict[str, Callable[[], Any]] = {
-        "rules": lambda: ctx.gh.rest_pages(f"{repo_path}/rules/branches/{branch_q}", hostname=ref.host),
+        "threads": lambda: _more_pages(ctx.gh, ref, "pr_thread_states_page", ("reviewThreads",), threads),
+        "rollup": lambda: _more_pages(ctx.gh, ref, "pr_rollup_page", ("statusCheckRollup", "contexts"), contexts),
         "branch": lambda: _rest_json(ctx.gh, ref, f"{repo_path}/branches/{branch_q}"),
         "compare": lambda: _rest_json(ctx.gh, ref, f"{repo_path}/compare/{branch_q}...{pr.get('headRefOid')}",
                                       per_page=1),
     }
+    if _rest_rules_needed(facts.rules, rules_conn):
+        tasks["rules"] = lambda: ctx.gh.rest_pages(f"{repo_path}/rules/branches/{branch_q}", hostname=ref.host)
     if repo.get("viewerPermission") == "ADMIN":
         tasks["protection"] = lambda: _rest_json(ctx.gh, ref, f"{repo_path}/branches/{branch_q}/protection")
 
@@ -138,22 +161,51 @@ def fetch_readiness(ctx: Context, ref: PRRef) -> ReadinessFacts:
         try:
             return name, tasks[name](), None
         except PrAgentError as err:
-            if err.code not in _DEGRADE:
-                raise
+            if name in _PAGE_CHAINS or err.code not in _DEGRADE:
+                raise  # a later page that fails fails the call: never the first page alone as the whole answer
             return name, None, err
 
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        batch = pool.submit(ctx.gh.map, run, list(tasks))
+    with ctx.gh.pool(max_workers=1) as pool:
+        batch = pool.submit(ctx.gh.map, run, list(tasks), len(tasks))
         facts.polls = poll_mergeable(ctx, ref, pr)
         results = batch.result()
+    thread_nodes = [n for n in threads.get("nodes") or [] if n]
+    facts.rollup_nodes = [n for n in contexts.get("nodes") or [] if n]
     for name, value, err in results:
-        _store(facts, name, value, err, base)
+        if name == "threads":
+            thread_nodes += value[0]
+            _capped(facts, value[1], f"{len(thread_nodes)} of {threads.get('totalCount')} review threads "
+                    "(whether each is resolved)")
+        elif name == "rollup":
+            facts.rollup_nodes += value[0]
+            _capped(facts, value[1], f"the first {len(facts.rollup_nodes)} checks of the status rollup")
+        else:
+            _store(facts, name, value, err, base)
+    facts.unresolved_threads = sum(1 for n in thread_nodes if not n.get("isResolved"))
     return facts
+
+
+def _rest_rules_needed(rules: list[dict[str, Any]] | None, conn: dict[str, Any] | None) -> bool:
+    """GraphQL gave the rules; REST is still read for parameters only it has, or for rules past the first 100."""
+    if rules is None:
+        return True  # no baseRef (e.g. the base branch is gone): REST may still know
+    if ((conn or {}).get("pageInfo") or {}).get("hasNextPage"):
+        return True  # REST pages through all of them
+    return any(r["type"] in REST_ONLY_PARAMETERS for r in rules)
+
+
+def _capped(facts: ReadinessFacts, capped: bool, what: str) -> None:
+    if capped:
+        facts.notes.append(f"Read only {what}: stopped after {MAX_EXTRA_PAGES} further pages. GitHub's "
+                           "mergeStateStatus still accounts for all of them.")
 
 
 def _store(facts: ReadinessFacts, name: str, value: Any, err: PrAgentError | None, base: str) -> None:
     if name == "rules":
-        facts.rules = [r for r in value or [] if isinstance(r, dict)] if err is None else None
+        if err is None:
+            facts.rules = [r for r in value or [] if isinstance(r, dict)]
+        elif facts.rules is not None:  # GraphQL's rules stand; say what only REST has
+            _rest_rules_missing(facts, base)
     elif name == "branch":
         facts.branch = value if isinstance(value, dict) else None
     elif name == "compare":
@@ -167,3 +219,13 @@ def _store(facts: ReadinessFacts, name: str, value: Any, err: PrAgentError | Non
             facts.protection_status = "absent"
         else:
             facts.protection_status = "not_readable"
+
+
+def _rest_rules_missing(facts: ReadinessFacts, base: str) -> None:
+    rules = facts.rules or []
+    if facts.rules_total is not None and facts.rules_total > len(rules):
+        facts.notes.append(f"Only {len(rules)} of the {facts.rules_total} ruleset rules of {base!r} could be read; "
+                           "GitHub's merge state still accounts for all of them.")
+    if any(r["type"] in REST_ONLY_PARAMETERS for r in rules):
+        facts.notes.append(f"Which merge methods the rulesets of {base!r} allow could not be read (GitHub "
+                           "gives them only over REST); GitHub still enforces them when merging.")

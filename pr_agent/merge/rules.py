@@ -1,6 +1,9 @@
 """What the base branch requires before a merge, from the sources a non-admin can read (pure).
 
-- Rulesets: ``GET /repos/{o}/{r}/rules/branches/{branch}`` (any reader; only active rules).
+- Rulesets: GraphQL ``baseRef.rules`` (rules of the active rulesets that apply to the branch), mapped by
+  ``rules_from_graphql`` to the rule objects of ``GET /repos/{o}/{r}/rules/branches/{branch}`` (any reader; only
+  active rules). That REST read is still needed for one parameter GraphQL lacks: ``pull_request`` rules'
+  ``allowed_merge_methods`` (not in GitHub's published GraphQL schema as pinned in fixtures/github).
 - Classic protection, required checks: ``GET /repos/{o}/{r}/branches/{branch}`` (any reader; a stub).
 - Classic protection as GitHub applies it to the viewer: GraphQL ``baseRef.refUpdateRule``.
 - Classic protection in full: ``GET …/branches/{branch}/protection`` — admins only; asked only when the
@@ -38,6 +41,37 @@ class Requirements:
         for name in names:
             if name and name not in self.required_checks:
                 self.required_checks.append(name)
+
+
+# Rule types whose REST parameters carry something GraphQL's do not (pull_request: allowed_merge_methods).
+REST_ONLY_PARAMETERS = {"pull_request": ("allowed_merge_methods",)}
+
+
+def _snake(key: str) -> str:
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in key)
+
+
+def _snake_value(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {_snake(k): _snake_value(v) for k, v in value.items() if k != "__typename"}
+    if isinstance(value, list):
+        return [_snake_value(v) for v in value]
+    return value
+
+
+def rules_from_graphql(conn: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """``Ref.rules`` nodes as the rule objects of ``GET …/rules/branches/{b}`` (type, parameters, ruleset_id,
+    ruleset_source_type, ruleset_source); only the parameters selected in the query are present."""
+    out = []
+    for node in (conn or {}).get("nodes") or []:
+        if not isinstance(node, dict) or not node.get("type"):
+            continue
+        ruleset = node.get("repositoryRuleset") or {}
+        source = ruleset.get("source") or {}
+        out.append({"type": str(node["type"]).lower(), "parameters": _snake_value(node.get("parameters") or {}),
+                    "ruleset_id": ruleset.get("databaseId"), "ruleset_source_type": source.get("__typename"),
+                    "ruleset_source": source.get("nameWithOwner") or source.get("login")})
+    return out
 
 
 def _apply_ruleset_rule(req: Requirements, rule: dict[str, Any]) -> None:

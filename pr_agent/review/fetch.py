@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pr_agent.errors import PrAgentError
-from pr_agent.gh import Gh, load_query
+from pr_agent.gh import Gh
+from pr_agent.queries import load_query
 from pr_agent.refs import PRRef
 
 

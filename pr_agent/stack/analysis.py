@@ -84,6 +84,12 @@ def _roles(below: list[Pull], base: Pull, dep: Pull, above: list[tuple[Pull, Pul
 
 
 def analyze(ctx: Context, src: StackSource, base: Pull, dep: Pull, opts: Options) -> Analysis:
+    a = _analyze(ctx, src, base, dep, opts)
+    a.warnings += [n for n in src.notes if n not in a.warnings]  # capped listings: never a silent truncation
+    return a
+
+
+def _analyze(ctx: Context, src: StackSource, base: Pull, dep: Pull, opts: Options) -> Analysis:
     default = src.default_branch or "main"
     clone = Clone.detect(ctx.git, dep.ref, ctx.env)
     if clone:

@@ -82,14 +82,27 @@ def ancestors(src: StackSource, base: Pull, default_branch: str) -> list[Pull]:
     for _ in range(MAX_DEPTH):
         if cur.base_ref == default_branch or not cur.base_ref:
             break
-        prs = [p for p in src.by_head(cur.base_ref) if p.number not in seen]
-        parent = next((p for p in prs if p.is_open), None) or next((p for p in prs if p.is_merged), None)
+        parent = _parent(src, cur.base_ref, seen)
         if parent is None:
             break
         out.append(parent)
         seen.add(parent.number)
         cur = parent
+    else:
+        if cur.base_ref != default_branch and cur.base_ref:
+            src.notes.append(f"The stack below #{base.number} was followed down {MAX_DEPTH} levels only (to "
+                             f"#{cur.number}); PRs further down are not shown.")
     return out
+
+
+def _parent(src: StackSource, head: str, seen: set[int]) -> Pull | None:
+    """The PR whose head is `head`: an open one first, else a merged one. The prefetched open PRs answer when
+    exactly one open PR has that head (the lookup would pick the same one); otherwise one lookup."""
+    opened = [p for p in src.open_with_head(head) or [] if p.number not in seen]
+    if len(opened) == 1:
+        return opened[0]
+    prs = [p for p in src.by_head(head) if p.number not in seen]
+    return next((p for p in prs if p.is_open), None) or next((p for p in prs if p.is_merged), None)
 
 
 def descendants(src: StackSource, top: Pull) -> list[tuple[Pull, Pull]]:
@@ -105,6 +118,13 @@ def descendants(src: StackSource, top: Pull) -> list[tuple[Pull, Pull]]:
             seen.add(child.number)
             out.append((child, parent))
             queue.append(child)
+    if len(out) > MAX_DESCENDANTS:
+        src.notes.append(f"More than {MAX_DESCENDANTS} PRs are stacked on #{top.number}: only the first "
+                         f"{MAX_DESCENDANTS} (nearest first) are shown and restacked; call the tool again for the "
+                         "others once these are done.")
+    elif queue and len(out) == MAX_DESCENDANTS:
+        src.notes.append(f"{MAX_DESCENDANTS} PRs stacked on #{top.number} are shown and restacked; PRs stacked "
+                         "further up on them were not looked for.")
     return out[:MAX_DESCENDANTS]
 
 
@@ -148,14 +168,22 @@ def _line(pr: Pull, level: int, base: Pull, dep: Pull, notes: dict[int, str]) ->
 
 def find_upstream(src: StackSource, dep: Pull, default_branch: str) -> Pull | None:
     """The PR a dependent was stacked on: the PR whose head is its base branch (merged or not), else the
-    merged PR whose head was a former base (GitHub retargets children when a merged head branch is deleted)."""
+    merged PR whose head was a former base (GitHub retargets children when a merged head branch is deleted).
+
+    A merged one comes with everything a named PR has (every commit, how it landed, its force-pushes): the
+    lookup reads the latest merged PR of the branch in full, and one more request completes any other."""
+    found = _upstream(src, dep, default_branch)
+    return src.complete(found) if found is not None and found.is_merged else found
+
+
+def _upstream(src: StackSource, dep: Pull, default_branch: str) -> Pull | None:
     if dep.base_ref and dep.base_ref != default_branch:
-        prs = [p for p in src.by_head(dep.base_ref) if p.number != dep.number]
+        prs = [p for p in src.by_head(dep.base_ref, detail=True) if p.number != dep.number]
         found = next((p for p in prs if p.is_open), None) or next((p for p in prs if p.is_merged), None)
         if found:
             return found
     for name in dep.former_bases():
-        prs = [p for p in src.by_head(name) if p.number != dep.number]
+        prs = [p for p in src.by_head(name, detail=True) if p.number != dep.number]
         found = next((p for p in prs if p.is_merged), None) or next((p for p in prs if p.is_open), None)
         if found:
             return found

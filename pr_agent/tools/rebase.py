@@ -61,11 +61,7 @@ class RebaseAfterSquashMergeOutput(OutputModel):
     prerequisites: list[str]
 
 
-def _upstream(ctx: Context, src: StackSource, dep: Pull, given: str | None) -> Pull:
-    if given:
-        up_ref = ctx.pr(given)
-        same_repo(up_ref, dep.ref)
-        return src.pull(up_ref.number)
+def _upstream(src: StackSource, dep: Pull) -> Pull:
     found = find_upstream(src, dep, src.default_branch or "main")
     if found is None:
         raise PrAgentError(
@@ -83,10 +79,10 @@ def handle(ctx: Context, params: RebaseAfterSquashMergeInput) -> RebaseAfterSqua
     if params.upstream_pr:  # both PRs are known: one round trip for the two
         up_ref = ctx.pr(params.upstream_pr)
         same_repo(up_ref, ref)
-        up, dep = src.pulls(up_ref.number, ref.number)
+        up, dep = src.pulls(up_ref.number, ref.number, onto=params.target_branch)
     else:
         dep = src.pull(ref.number)
-        up = _upstream(ctx, src, dep, None)
+        up = _upstream(src, dep)
     if up.number == dep.number:
         raise PrAgentError("invalid_arguments", f"upstream_pr is {dep.ref} itself.",
                            suggestion="Name the merged PR yours was built on.",

@@ -10,7 +10,7 @@ from pydantic import Field, model_validator
 
 from pr_agent.context import Context
 from pr_agent.errors import PrAgentError, tool_repair
-from pr_agent.gh import load_query
+from pr_agent.queries import load_query
 from pr_agent.refs import PRRef
 from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register, stored
 from pr_agent.review.authors import is_bot, normalize_login

@@ -131,7 +131,8 @@ class ManageStackedPRsOutput(OutputModel):
     rebase_strategy: RebaseStrategy
     commands: list[PlanStep] = Field(description="Run in order in a clone of the repository; stop at the first "
                                      "failure. Empty when nothing is to be done.")
-    warnings: list[str] = Field(description="Local state that changes what to do (clone only).")
+    warnings: list[str] = Field(description="Local state that changes what to do (clone only), and GitHub "
+                                "listings that were cut at a limit (PRs beyond it are not in this answer).")
     nextCursor: str | None = Field(None, description="Present only when change_summary.commits has more pages.")
     automation: Automation
     summary: Summary
@@ -170,7 +171,7 @@ def handle(ctx: Context, params: ManageStackedPRsInput) -> ManageStackedPRsOutpu
     scope = {"base": str(base_ref).lower(), "dependent": str(dep_ref).lower(), "onto": params.onto_base}
     offset = int(decode_cursor(params.cursor, NAME, scope)) if params.cursor else 0
     src = StackSource(ctx.gh, dep_ref)
-    base, dep = src.pulls(base_ref.number, dep_ref.number)
+    base, dep = src.pulls(base_ref.number, dep_ref.number, onto=params.onto_base)
     opts = Options(auto_fix=bool(params.auto_fix), max_iterations=params.max_iterations, use_onto=params.use_onto,
                    onto_base=params.onto_base, commit_offset=offset, commit_limit=PAGE_SIZE)
     a = analyze(ctx, src, base, dep, opts)

@@ -69,3 +69,47 @@ def readiness_world(viewer_permission: str = "WRITE") -> dict[str, Any]:
         "repositories": [{"owner": "acme", "name": "widgets", "viewer_permission": viewer_permission,
                           "branch_rules": BRANCH_RULES, "pull_requests": pulls}],
     }
+
+
+MERGE_QUEUE_RULE = {"type": "merge_queue", "parameters": {
+    "check_response_timeout_minutes": 60, "grouping_strategy": "ALLGREEN", "max_entries_to_build": 5,
+    "max_entries_to_merge": 5, "merge_method": "SQUASH", "min_entries_to_merge": 1,
+    "min_entries_to_merge_wait_minutes": 5}}
+
+
+def checks_only_world() -> dict[str, Any]:
+    """``main``'s rules without a ``pull_request`` rule (so GraphQL's ``baseRef.rules`` says everything the
+    REST rules would): the repository's ruleset requires ``test`` (strict); an organization ruleset adds a
+    merge queue and requires ``build``."""
+    w = readiness_world()
+    repo = w["repositories"][0]
+    org_set = {"id": 7, "name": "org policy", "source_type": "Organization",
+               "rules": [MERGE_QUEUE_RULE, {"type": "required_status_checks", "parameters": {
+                   "required_status_checks": [{"context": "build"}], "strict_required_status_checks_policy": False}}]}
+    repo["branch_rules"] = {**BRANCH_RULES, "main": {"rulesets": [
+        {**MAIN_RULESET, "rules": [MAIN_RULESET["rules"][1]]}, org_set]}}
+    repo["pull_requests"] = [pr(1, checks=[ok("test"), ok("build")]),
+                             pr(2, checks=[ok("test"), {"name": "build", "conclusion": "FAILURE"}]),
+                             pr(3, checks=[ok("build")]),
+                             pr(4, checks=[ok("test"), ok("build")], merge_state={"behind_by": 2})]
+    return w
+
+
+def merge_methods_world(methods: list[str]) -> dict[str, Any]:
+    """``readiness_world`` whose ``main`` ruleset allows only ``methods`` (a REST-only rule parameter)."""
+    w = readiness_world()
+    rule = {**MAIN_RULESET["rules"][0]}
+    rule["parameters"] = {**rule["parameters"], "allowed_merge_methods": methods}
+    w["repositories"][0]["branch_rules"] = {**BRANCH_RULES, "main": {"rulesets": [
+        {**MAIN_RULESET, "rules": [rule, MAIN_RULESET["rules"][1]]}]}}
+    return w
+
+
+def many_pages_world(threads: int, checks: int) -> dict[str, Any]:
+    """PR #1 of ``readiness_world`` with `threads` resolved review threads and `checks` extra passing checks."""
+    w = readiness_world()
+    first = w["repositories"][0]["pull_requests"][0]
+    first["threads"] = [thread(f"PRRT_{i}", "a.py", 1, [comment(60_000 + i, "carol", "ok", 1)], resolved=True)
+                        for i in range(threads)]
+    first["checks"] = first["checks"] + [ok(f"extra-{i}") for i in range(checks)]
+    return w

@@ -10,9 +10,11 @@ import orjson
 import pytest
 
 from pr_agent.registry import all_tools
-from tests.e2e.merge_worlds import readiness_world
+from tests.e2e.merge_worlds import checks_only_world, many_pages_world, merge_methods_world, readiness_world
+from tests.fakehub import Fault
 
 FAST_POLL = {"GH_PR_AGENT_MERGEABLE_WAIT": "0.4"}
+RULES_ROUTE = "GET /repos/{owner}/{repo}/rules/branches/{branch}"
 
 # number: (verdict, blocker codes in order, exit code, warning codes)
 CASES: dict[int, tuple[str, list[str], int, list[str]]] = {
@@ -132,7 +134,77 @@ def test_one_graphql_round_trip_and_concurrent_rules(agent) -> None:
     assert graphql == ["PrMergeReadiness"]
     rest = sorted(r.route for r in a.hub.requests if r.path != "/graphql")
     assert rest == ["GET /repos/{owner}/{repo}/branches/{branch}", "GET /repos/{owner}/{repo}/compare/{basehead}",
-                    "GET /repos/{owner}/{repo}/rules/branches/{branch}"]  # the admin-only endpoint is not tried
+                    RULES_ROUTE]  # the admin-only endpoint is not tried; REST rules: for allowed_merge_methods
+
+
+def test_rulesets_from_graphql_alone(agent) -> None:
+    """Without a pull_request rule, baseRef.rules says all the REST rules would: they are not read, and the
+    rules of a repository and an organization ruleset still make the blockers."""
+    a = agent(checks_only_world())
+    outs = {n: run_ready(a, n)[1] for n in (1, 2, 3, 4)}
+    assert {n: (o["verdict"], [b["code"] for b in o["blocking_issues"]]) for n, o in outs.items()} == {
+        1: ("ready", []), 2: ("blocked", ["required_check_failed"]), 3: ("pending", ["required_check_missing"]),
+        4: ("blocked", ["behind_base"])}
+    bp = outs[1]["branch_protection"]
+    assert (bp["required_checks"], bp["requires_up_to_date"], bp["merge_queue"]) == (["test", "build"], True, True)
+    assert bp["sources"] == ["ruleset 42 (repository acme/widgets)", "ruleset 7 (organization acme)"]
+    assert bp["required_approvals"] == 0 and "allowed_merge_methods" not in bp
+    assert "build" in outs[2]["blocking_issues"][0]["description"]
+    assert RULES_ROUTE not in {r.route for r in a.hub.requests}
+    assert a.hub.request_count == 4 * 3  # per call: the query, the branch stub, the compare
+
+
+def test_allowed_merge_methods_still_come_from_rest(agent) -> None:
+    a = agent(merge_methods_world(["rebase"]))
+    _, out = run_ready(a, 1)
+    assert out["branch_protection"]["allowed_merge_methods"] == ["rebase"]
+    assert out["next_action"]["command"] == "gh pr merge 1 --repo acme/widgets --rebase"
+    assert RULES_ROUTE in {r.route for r in a.hub.requests}
+
+
+@pytest.mark.parametrize("number", [1, 3, 4, 6, 7, 8, 9])
+def test_unreadable_rest_rules_keep_the_verdict(agent, number: int) -> None:
+    """The REST rules fail (403): GraphQL's rules give the same verdict and blockers; the answer says what
+    only REST has."""
+    a = agent(merge_methods_world(["rebase"]))
+    a.hub.add_fault(Fault(match=r"GET /repos/acme/widgets/rules/branches/", status=403, times=None,
+                          body={"message": "Resource not accessible by integration"}))
+    code, out = run_ready(a, number)
+    verdict, blockers, exit_code, _ = CASES[number]
+    assert (out["verdict"], [b["code"] for b in out["blocking_issues"]], code) == (verdict, blockers, exit_code)
+    bp = out["branch_protection"]
+    assert bp["sources"] == ["ruleset 42 (repository acme/widgets)"] and bp["required_checks"] == ["test"]
+    assert any("merge methods" in n and "could not be read" in n for n in bp["notes"]), bp["notes"]
+    assert any(r.fault for r in a.hub.requests)
+
+
+def test_refused_graphql_rules_fall_back_to_rest(agent) -> None:
+    """A token that may not read baseRef.rules (the field comes back null with FORBIDDEN): the REST rules
+    are read instead, and the verdicts stay."""
+    a = agent(checks_only_world())
+    a.hub.add_fault(Fault(kind="graphql_field_refused", body={"field": "rules"}, match="graphql:PrMergeReadiness",
+                          times=None))
+    for number, (verdict, blockers) in {2: ("blocked", ["required_check_failed"]), 4: ("blocked", ["behind_base"]),
+                                        1: ("ready", [])}.items():
+        _, out = run_ready(a, number)
+        assert (out["verdict"], [b["code"] for b in out["blocking_issues"]]) == (verdict, blockers)
+        assert out["branch_protection"]["required_checks"] == ["test", "build"]
+    assert [r.route for r in a.hub.requests].count(RULES_ROUTE) == 3 and any(r.fault for r in a.hub.requests)
+
+
+def test_page_chains_and_rest_reads_overlap(agent) -> None:
+    """3 more thread-state pages and 1 more rollup page: the rollup page and the REST reads start right after
+    the first query, not after the thread pages."""
+    a = agent(many_pages_world(threads=350, checks=130), latency_ms=300)
+    _, out = run_ready(a, 1)
+    assert out["verdict"] == "ready" and out["github"]["unresolved_threads"] == 0
+    assert len(out["ci"]["checks"]) == 132 and not any("Read only" in n for n in out["branch_protection"]["notes"])
+    ops = sorted(r.operation or r.route or "" for r in a.hub.requests)
+    rest = ["GET /repos/{owner}/{repo}/branches/{branch}", "GET /repos/{owner}/{repo}/compare/{basehead}", RULES_ROUTE]
+    assert ops == sorted(["PrMergeReadiness", "PrRollupPage", *["PrThreadStatesPage"] * 3, *rest])
+    thread_pages = sorted(r.started for r in a.hub.requests if r.operation == "PrThreadStatesPage")
+    others = [r.started for r in a.hub.requests if r.operation == "PrRollupPage" or r.path != "/graphql"]
+    assert max(others) < thread_pages[1], "the rollup page or a REST read waited for the thread pages"
 
 
 def test_admin_reads_classic_protection(agent) -> None:

@@ -166,8 +166,9 @@ def test_base_pr_got_new_commits_regular_rebase(agent, tmp_path: Path) -> None:
     assert_on_top(repo, "feature-d", "feature-b", OWN_D, ["d.txt"])
 
 
-def test_three_pr_stack_bottom_squash_merged(agent, tmp_path: Path) -> None:
-    repo = StackRepo(tmp_path / "repo")
+def three_stack(tmp: Path) -> StackRepo:
+    """main <- #21 (feature-a, squash-merged, branch deleted) <- #22 (feature-b, retargeted) <- #23 (feature-c)."""
+    repo = StackRepo(tmp / "repo")
     repo.branch_commits("feature-a", "main", 4, "a.txt", "feature-a")
     repo.branch_commits("feature-b", "feature-a", 2, "b.txt", "feature-b")
     repo.branch_commits("feature-c", "feature-b", 3, "c.txt", "feature-c")
@@ -177,6 +178,11 @@ def test_three_pr_stack_bottom_squash_merged(agent, tmp_path: Path) -> None:
     repo.user_clone("feature-b", checkout="feature-b")  # no local feature-c: the plan creates it
     repo.squash_merge(21, delete=True)
     repo.retarget(22, "main", was="feature-a")
+    return repo
+
+
+def test_three_pr_stack_bottom_squash_merged(agent, tmp_path: Path) -> None:
+    repo = three_stack(tmp_path)
     old_b, old_c = repo.prs[22]["head_sha"], repo.prs[23]["head_sha"]
     a = agent(repo.scenario())
     out = a.json("stack", "21", "22", cwd=repo.clone)

@@ -182,3 +182,64 @@ def serve_blob(world: Any, host: str, path: str, query: str) -> tuple[int, dict[
 
 def is_blob(target: str, host: str) -> bool:
     return (host or urlsplit(target).netloc).split(":")[0] == BLOB_HOST
+
+
+# ------------------------------------------------------------------ GraphQL: CheckRun.steps / .annotations
+def steps_of(pr: dict[str, Any], c: dict[str, Any]) -> list[dict[str, Any]]:
+    """A check run's steps as the jobs API reports them (given by the scenario, else derived from the log);
+    none for a check run of another app (it is not an Actions job)."""
+    if c.get("app") != "github-actions":
+        return []
+    run = run_of(pr, c)
+    return run["steps"] if run and run.get("steps") is not None else derive_steps(log_bytes(run))
+
+
+def annotations_of(pr: dict[str, Any], c: dict[str, Any]) -> list[dict[str, Any]]:
+    return list((run_of(pr, c) or {}).get("annotations") or [])
+
+
+def _upper(value: Any) -> Any:
+    return value.upper() if isinstance(value, str) else None
+
+
+def check_run_fields(views: Any, repo: dict[str, Any], pr: dict[str, Any], c: dict[str, Any]) -> dict[str, Any]:
+    """``CheckRun.steps`` and ``CheckRun.annotations``: the data ``GET …/actions/jobs/{id}`` (``steps``) and
+    ``GET …/check-runs/{id}/annotations`` serve (ext_ci_rest.py), in GraphQL's shape."""
+    from .gql_views import connection
+
+    web = views.world.web(repo["owner"], repo["name"], "blob", pr["head_sha"])
+
+    def step(s: dict[str, Any]) -> dict[str, Any]:
+        return {"__typename": "CheckStep", "number": s["number"], "name": s["name"],
+                "status": _upper(s.get("status")) or "COMPLETED", "conclusion": _upper(s.get("conclusion")),
+                "startedAt": s.get("started_at"), "completedAt": s.get("completed_at"), "externalId": None,
+                "secondsToCompletion": None}
+
+    def annotation(a: dict[str, Any]) -> dict[str, Any]:
+        path = a.get("path") or ".github"
+        line = a.get("start_line") or 1
+        return {"__typename": "CheckAnnotation", "path": path, "blobUrl": f"{web}/{path}", "databaseId": None,
+                "location": {"start": {"line": line, "column": a.get("start_column")},
+                             "end": {"line": a.get("end_line") or line, "column": a.get("end_column")}},
+                "annotationLevel": _upper(a.get("annotation_level") or "failure"), "title": a.get("title"),
+                "message": a.get("message"), "rawDetails": a.get("raw_details")}
+
+    def steps(info: Any, number: int | None = None, **page: Any) -> dict[str, Any]:
+        items = [s for s in steps_of(pr, c) if number is None or s["number"] == number]
+        return connection(items, step, **page)
+
+    return {"steps": steps,
+            "annotations": lambda info, **page: connection(annotations_of(pr, c), annotation, **page)}
+
+
+def locate_check_run(views: Any, node_id_: str) -> dict[str, Any] | None:
+    """The CheckRun view of a check run's GraphQL id (for ``node`` / ``nodes``), or None."""
+    from .ext_merge import _check_view
+    from .spec import node_id
+
+    for repo in views.world.repositories:
+        for pr in repo["pull_requests"]:
+            for c in pr.get("checks") or []:
+                if c.get("kind") == "check_run" and node_id("CR", c["id"]) == node_id_:
+                    return _check_view(views, repo, pr, c)
+    return None

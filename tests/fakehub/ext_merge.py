@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from graphql import GraphQLResolveInfo
-
 from . import spec as spec_mod
+from .ext_ci import check_run_fields
+from .ext_merge_rules import ref_rules
+from .ext_stack import branch_gone, ref_target
 from .spec import ScenarioError, check, node_id, one_of
 
 CHECK_STATUSES = ("QUEUED", "IN_PROGRESS", "COMPLETED", "PENDING", "WAITING", "REQUESTED")
@@ -241,7 +242,7 @@ def _ref_view(repo: dict[str, Any], branch: str) -> dict[str, Any]:
                 "blocksCreations": False, "viewerAllowedToDismissReviews": False,
                 "viewerCanPush": repo["viewer_permission"] in ("ADMIN", "MAINTAIN", "WRITE")}
     return {"__typename": "Ref", "id": node_id("REF", full, branch), "name": branch, "prefix": "refs/heads/",
-            "refUpdateRule": rule}
+            "refUpdateRule": rule, "rules": ref_rules(repo, branch)}
 
 
 def _check_view(views: Any, repo: dict[str, Any], pr: dict[str, Any], c: dict[str, Any]) -> dict[str, Any]:
@@ -264,12 +265,31 @@ def _check_view(views: Any, repo: dict[str, Any], pr: dict[str, Any], c: dict[st
     return {**common, "__typename": "CheckRun", "id": node_id("CR", c["id"]), "databaseId": c["id"],
             "name": c["name"], "status": c["status"], "conclusion": c["conclusion"], "title": c["title"],
             "summary": None, "text": None, "startedAt": c["started_at"], "completedAt": c["completed_at"],
-            "detailsUrl": url, "url": url, "permalink": url, "externalId": None, "checkSuite": suite}
+            "detailsUrl": url, "url": url, "permalink": url, "externalId": None, "checkSuite": suite,
+            **check_run_fields(views, repo, pr, c)}
 
 
 def _rollup_state(states: list[str]) -> str:
     buckets = {bucket(s) for s in states}
     return "FAILURE" if "fail" in buckets else "PENDING" if "pending" in buckets else "SUCCESS"
+
+
+def rollup_view(views: Any, repo: dict[str, Any], pr: dict[str, Any]) -> dict[str, Any] | None:
+    """The status check rollup of the PR's head commit (``PullRequest.statusCheckRollup``)."""
+    from .gql_views import connection
+
+    if not pr["checks"]:
+        return None
+    return {"__typename": "StatusCheckRollup", "id": node_id("SCR", pr["head_sha"]),
+            "state": _rollup_state([check_state(c) for c in pr["checks"]]),
+            "contexts": lambda info, **a: connection(pr["checks"], lambda c: _check_view(views, repo, pr, c), **a)}
+
+
+def commit_rollup(views: Any, repo: dict[str, Any], oid: str) -> dict[str, Any] | None:
+    """``Commit.statusCheckRollup``: GitHub keeps checks per commit, a scenario per pull request, so a commit's
+    checks are those of the pull request whose head it is (null when there is none)."""
+    pr = next((p for p in repo["pull_requests"] if p["head_sha"] == oid and p["checks"]), None)
+    return rollup_view(views, repo, pr) if pr is not None else None
 
 
 def pr_fields(views: Any, repo: dict[str, Any], pr: dict[str, Any]) -> dict[str, Any]:
@@ -285,13 +305,6 @@ def pr_fields(views: Any, repo: dict[str, Any], pr: dict[str, Any]) -> dict[str,
                 ms["reads"] += 1
                 settled["v"] = ms["unknown_reads"] < 0 or ms["reads"] <= ms["unknown_reads"]
         return settled["v"]
-
-    def rollup(info: GraphQLResolveInfo) -> dict[str, Any] | None:
-        if not pr["checks"]:
-            return None
-        return {"__typename": "StatusCheckRollup", "id": node_id("SCR", pr["head_sha"]),
-                "state": _rollup_state([check_state(c) for c in pr["checks"]]),
-                "contexts": lambda info, **a: connection(pr["checks"], lambda c: _check_view(views, repo, pr, c), **a)}
 
     def requested(r: str) -> dict[str, Any]:
         if "/" in r:
@@ -311,10 +324,13 @@ def pr_fields(views: Any, repo: dict[str, Any], pr: dict[str, Any]) -> dict[str,
         "latestOpinionatedReviews": lambda info, writersOnly=False, **a: connection(
             latest_opinionated(world, pr, writersOnly), review_view, **a),
         "reviewRequests": lambda info, **a: connection(ms["review_requests"], requested, **a),
-        "statusCheckRollup": rollup,
+        "statusCheckRollup": lambda info: rollup_view(views, repo, pr),
         "isMergeQueueEnabled": ms["merge_queue"], "isInMergeQueue": False,
         "viewerCanMergeAsAdmin": repo["viewer_permission"] == "ADMIN",
         "viewerCanUpdateBranch": ms["behind_by"] > 0, "canBeRebased": ms["mergeable"] == "MERGEABLE",
-        "baseRef": lambda info: _ref_view(repo, pr["base_ref"]),
-        "headRef": lambda info: _ref_view(repo, pr["head_ref"]),
+        # a branch that no longer exists (e.g. the head deleted after merging) is null, as on GitHub
+        "baseRef": lambda info: None if branch_gone(repo, pr, "base") else {
+            **_ref_view(repo, pr["base_ref"]), **ref_target(views, repo, pr["base_ref"])},
+        "headRef": lambda info: None if branch_gone(repo, pr, "head") else {
+            **_ref_view(repo, pr["head_ref"]), **ref_target(views, repo, pr["head_ref"])},
     }

@@ -2,8 +2,10 @@
 ``commits``, ``merge_commit``, ``head_ref_deleted`` and ``timeline`` on a pull request; documented in
 fixtures/scenarios/README.md).
 
-Served over GraphQL: ``Repository.ref(qualifiedName)`` and ``Repository.object(oid)``; ``Commit`` (message,
-dates, author, ``parents``, ``history``); ``PullRequest.mergeCommit``, ``PullRequest.commits`` and
+Served over GraphQL: ``Repository.ref(qualifiedName)``, ``Repository.object(oid)`` and ``Ref.target`` of a
+pull request's ``baseRef``/``headRef`` (themselves null for a branch that no longer exists, as on GitHub);
+``Commit`` (message, dates, author, ``parents``, ``history`` in git log's order);
+``PullRequest.mergeCommit``, ``PullRequest.commits`` and
 ``PullRequest.timelineItems`` (BaseRefChangedEvent, HeadRefDeletedEvent, HeadRefRestoredEvent,
 HeadRefForcePushedEvent, MergedEvent). A merged pull request gets its MergedEvent, and one with
 ``head_ref_deleted`` its HeadRefDeletedEvent, unless the timeline lists them. Tests build ``commits`` from
@@ -12,6 +14,7 @@ a real repository (tests/e2e/stack_repos.py), so the SHAs match the git objects 
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections.abc import Callable
 from typing import Any
@@ -125,6 +128,10 @@ def _index(repo: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {c["oid"]: c for c in repo.get("commits") or []}
 
 
+def _stamp(c: dict[str, Any]) -> float:
+    return -parse_time(c["committed_date"], "commit").timestamp()
+
+
 def commit_view(views: Any, repo: dict[str, Any], oid: str | None) -> dict[str, Any] | None:
     from .gql_views import connection
 
@@ -140,14 +147,17 @@ def commit_view(views: Any, repo: dict[str, Any], oid: str | None) -> dict[str, 
               "user": views.actor(login) if login and login in views.world.users else None}
 
     def history(info: Any, **a: Any) -> dict[str, Any]:
-        seen, todo = {c["oid"]}, list(c["parents"])
-        while todo:
-            p = todo.pop()
-            if p not in seen and p in commits:
-                seen.add(p)
-                todo.extend(commits[p]["parents"])
-        order = [c, *sorted((commits[o] for o in seen if o != c["oid"]),
-                            key=lambda x: x["committed_date"], reverse=True)]
+        # git log's order: the newest committer date first, a commit's parents queued only once it is shown
+        # (so a child comes before its parent even when a rebase gave them the same date), ties by queue order
+        seen, order, queue, n = {c["oid"]}, [], [(_stamp(c), 0, c["oid"])], 0
+        while queue:
+            _, _, oid = heapq.heappop(queue)
+            order.append(commits[oid])
+            for p in commits[oid]["parents"]:
+                if p not in seen and p in commits:
+                    seen.add(p)
+                    n += 1
+                    heapq.heappush(queue, (_stamp(commits[p]), n, p))
         return connection(order, lambda x: commit_view(views, repo, x["oid"]), **a)
 
     return {
@@ -158,7 +168,25 @@ def commit_view(views: Any, repo: dict[str, Any], oid: str | None) -> dict[str, 
         "committer": {**person, "date": c["committed_date"]},
         "parents": lambda info, **a: connection(c["parents"], lambda o: commit_view(views, repo, o), **a),
         "history": history, "repository": lambda info: views.repo(repo),
+        "statusCheckRollup": lambda info: _commit_rollup(views, repo, c["oid"]),
     }
+
+
+def _commit_rollup(views: Any, repo: dict[str, Any], oid: str) -> dict[str, Any] | None:
+    from .ext_merge import commit_rollup  # ext_merge imports this module
+
+    return commit_rollup(views, repo, oid)
+
+
+def commit_or_bare(views: Any, repo: dict[str, Any], oid: str, when: str) -> dict[str, Any]:
+    """The commit ``oid``: its full view when the scenario lists it in ``commits``, else the little fakehub
+    knows of it (a head or review commit): oid, links, ``when`` as its dates, and its status checks."""
+    full = f"{repo['owner']}/{repo['name']}"
+    url = views.world.web(full, "commit", oid)
+    return commit_view(views, repo, oid) or {
+        "__typename": "Commit", "id": node_id("C", oid), "oid": oid, "abbreviatedOid": oid[:7], "url": url,
+        "resourcePath": url.removeprefix(views.world.data["web_url"]), "authoredDate": when, "committedDate": when,
+        "statusCheckRollup": lambda info: _commit_rollup(views, repo, oid)}
 
 
 def _event_view(views: Any, repo: dict[str, Any], pr: dict[str, Any], i: int, e: dict[str, Any]) -> dict[str, Any]:
@@ -191,7 +219,7 @@ def pr_fields(views: Any, repo: dict[str, Any], pr: dict[str, Any]) -> dict[str,
     def pr_commit(oid: str) -> dict[str, Any]:
         url = f"{views.world.pr_url(repo, pr)}/commits/{oid}"
         return {"__typename": "PullRequestCommit", "id": node_id("PURC", full, pr["number"], oid),
-                "commit": commit_view(views, repo, oid), "url": url,
+                "commit": commit_or_bare(views, repo, oid, pr["created_at"]), "url": url,
                 "resourcePath": url.removeprefix(views.world.data["web_url"]),
                 "pullRequest": lambda info: views.pr(repo, pr)}
 
@@ -203,9 +231,37 @@ def pr_fields(views: Any, repo: dict[str, Any], pr: dict[str, Any]) -> dict[str,
 
     return {
         "mergeCommit": lambda info: commit_view(views, repo, pr["merge_commit"]),
-        "commits": lambda info, **a: connection(pr["commits"], pr_commit, **a),
+        # a scenario that lists no commits but has checks: the head commit they ran on (`gh pr checks` reads them
+        # as commits(last: 1) { commit { statusCheckRollup } })
+        "commits": lambda info, **a: connection(pr["commits"] or ([pr["head_sha"]] if pr.get("checks") else []),
+                                                pr_commit, **a),
         "timelineItems": timeline,
     }
+
+
+def _branch_commit(views: Any, repo: dict[str, Any], branch: str) -> dict[str, Any] | None:
+    oid = repo["branches"].get(branch)
+    if oid is None:
+        return None
+    return commit_view(views, repo, oid) or {"__typename": "Commit", "oid": oid}
+
+
+def branch_gone(repo: dict[str, Any], pr: dict[str, Any], which: str) -> bool:
+    """Whether a PR's head or base branch (`which`) no longer exists, so that GitHub serves its ``headRef`` /
+    ``baseRef`` as null: the scenario lists its ``branches`` and not this one, or (the head) the PR's timeline
+    ends with the branch's deletion (``head_ref_deleted``, not followed by a restore)."""
+    branch = pr[f"{which}_ref"]
+    if repo.get("branches") and branch not in repo["branches"]:
+        return True
+    kinds = [e["type"] for e in pr.get("timeline") or [] if e["type"] in ("head_ref_deleted", "head_ref_restored")]
+    return which == "head" and bool(kinds) and kinds[-1] == "head_ref_deleted"
+
+
+def ref_target(views: Any, repo: dict[str, Any], branch: str) -> dict[str, Any]:
+    """``Ref.target`` for a PR's ``baseRef``/``headRef`` view (ext_merge): the branch's commit from the
+    scenario's ``branches`` (null when the scenario lists no branches; a branch missing from a listing has no
+    Ref at all, see branch_gone)."""
+    return {"target": lambda info: _branch_commit(views, repo, branch)}
 
 
 def repo_fields(views: Any, repo: dict[str, Any]) -> dict[str, Any]:
@@ -214,11 +270,10 @@ def repo_fields(views: Any, repo: dict[str, Any]) -> dict[str, Any]:
 
     def ref(info: Any, qualifiedName: str) -> dict[str, Any] | None:
         name = qualifiedName.removeprefix("refs/heads/")
-        oid = repo["branches"].get(name)
-        if oid is None:
+        if name not in repo["branches"]:
             return None
         return {"__typename": "Ref", "id": node_id("REF", full, name), "name": name, "prefix": "refs/heads/",
-                "target": commit_view(views, repo, oid) or {"__typename": "Commit", "oid": oid}}
+                "target": _branch_commit(views, repo, name)}
 
     def obj(info: Any, oid: str | None = None, expression: str | None = None) -> dict[str, Any] | None:
         return commit_view(views, repo, oid or (repo["branches"].get(expression or "")))

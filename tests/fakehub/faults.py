@@ -5,6 +5,8 @@
     hub.add_fault(Fault(kind="secondary_rate_limit"))                       # 403 + retry-after
     hub.add_fault(Fault(kind="graphql_rate_limited"))                       # 200 + errors[type=RATE_LIMITED]
     hub.add_fault(Fault(kind="hang", delay_s=5))                            # answer normally after 5 s
+    hub.add_fault(Fault(match="graphql:CheckRunDetails", kind="graphql_field_refused",
+                        body={"field": "annotations", "type": "FORBIDDEN"}))  # that field null + a typed error
 
 ``match`` is ``"graphql"`` (POST /graphql), ``"graphql:NAME"`` (GraphQL whose operation name or one of whose
 top-level fields fully matches the regex NAME, e.g. ``"graphql:ResolveThread"`` or
@@ -24,7 +26,7 @@ from http import HTTPStatus
 from typing import Any
 
 KINDS = (None, "http", "secondary_rate_limit", "primary_rate_limit", "graphql_rate_limited",
-         "graphql_errors_partial", "hang", "truncated_json", "disconnect")
+         "graphql_errors_partial", "graphql_field_refused", "hang", "truncated_json", "disconnect")
 RATE_DOCS = "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api"
 PRIMARY_MESSAGE = "API rate limit exceeded for user ID 1."
 SECONDARY_MESSAGE = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
@@ -144,3 +146,33 @@ def default_body(status: int) -> Any:
     except ValueError:
         phrase = "Error"
     return {"message": phrase, "documentation_url": "https://docs.github.com/rest", "status": str(status)}
+
+
+def refuse_fields(doc: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
+    """``graphql_field_refused``: every non-null ``spec["field"]`` in ``doc["data"]`` becomes null with an error of
+    ``spec["type"]`` (FORBIDDEN by default) at its path, as GitHub answers a field the token may not read. With
+    ``"items": true`` the field's list items are refused one by one instead (``nodes(ids:)``)."""
+    name, etype = spec["field"], spec.get("type") or "FORBIDDEN"
+    message = spec.get("message") or "Resource not accessible by personal access token"
+    errors: list[dict[str, Any]] = []
+
+    def walk(value: Any, path: list[Any]) -> None:
+        if isinstance(value, list):
+            for i, item in enumerate(value):
+                walk(item, [*path, i])
+        elif isinstance(value, dict):
+            for key in list(value):
+                if key == name and value[key] is not None:
+                    if spec.get("items") and isinstance(value[key], list):
+                        for i in range(len(value[key])):
+                            value[key][i] = None
+                            errors.append({"type": etype, "path": [*path, key, i], "message": message})
+                    else:
+                        value[key] = None
+                        errors.append({"type": etype, "path": [*path, key], "message": message})
+                else:
+                    walk(value[key], [*path, key])
+
+    walk(doc.get("data"), [])
+    doc["errors"] = [*doc.get("errors", []), *errors]
+    return doc

@@ -220,6 +220,7 @@ class Views:
             "publishedAt": r["submitted_at"], "updatedAt": r["submitted_at"] or r["created_at"],
             "lastEditedAt": None, "minimizedReason": "outdated" if r["minimized"] else None,
             "comments": lambda info, **a: self._review_comments(repo, pr, r, **a),
+            "commit": lambda info: ext_stack.commit_or_bare(self, repo, r["commit_id"], r["created_at"]),
         }
 
     def _review_comments(self, repo: dict[str, Any], pr: dict[str, Any], r: dict[str, Any],
@@ -263,6 +264,10 @@ class Views:
 
     def node(self, node_id_: str, info: GraphQLResolveInfo | None = None) -> dict[str, Any]:
         loc = self.world.locate(node_id_)
+        if loc is None and node_id_.startswith("CR_"):
+            check_run = ext_ci.locate_check_run(self, node_id_)
+            if check_run is not None:
+                return check_run
         if loc is None or not self._visible(loc):
             raise GitHubError("NOT_FOUND", f"Could not resolve to a node with the global id of '{node_id_}'")
         return self.located(loc)

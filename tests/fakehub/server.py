@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlsplit
 
 from . import ext_ci, gql, rest
-from .faults import PARTIAL_ERROR, canned, json_bytes, merge_headers
+from .faults import PARTIAL_ERROR, canned, json_bytes, merge_headers, refuse_fields
 from .rest_objects import RestObjects
 from .schemas import validate_response
 
@@ -222,6 +222,8 @@ class Handler(BaseHTTPRequestHandler):
                 extra = fault.body if fault.body is not None else PARTIAL_ERROR
                 doc["errors"] = [*doc.get("errors", []), *(extra if isinstance(extra, list) else [extra])]
                 body = json_bytes(doc)
+            if fault is not None and fault.kind == "graphql_field_refused" and status == 200:
+                body = json_bytes(refuse_fields(json.loads(body), fault.body or {}))
             if fault is not None and fault.kind == "truncated_json":
                 body = body[: max(len(body) // 2, 1) - 1]
             if fault is not None:

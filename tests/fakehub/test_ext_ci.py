@@ -1,5 +1,6 @@
 """fakehub's CI extension (ext_ci / ext_ci_rest): jobs, job logs behind a signed redirect, annotations,
-steps derived from a raw log, and a CI timeline that moves as the PR is polled."""
+steps derived from a raw log, the same steps and annotations as GraphQL ``CheckRun.steps`` /
+``CheckRun.annotations`` through ``nodes(ids:)``, and a CI timeline that moves as the PR is polled."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from pathlib import Path
 import orjson
 import pytest
 
+from pr_agent.queries import load_query
 from tests.e2e.ci_worlds import NEW_HEAD, annotated_world, failing_world, stale_world, waiting_world
-from tests.fakehub import FakeHub, ScenarioError
+from tests.fakehub import FakeHub, Fault, ScenarioError
 from tests.fakehub.ext_ci import BLOB_HOST, derive_steps
 from tests.fakehub.ext_ci_rest import ROUTES
 from tests.fakehub.test_fakehub_unit import call, gql
@@ -107,3 +109,47 @@ def test_scenario_errors(ci: dict, message: str) -> None:
     with pytest.raises(ScenarioError, match="ci") as err:
         FakeHub(world)
     assert message in str(err.value)
+
+
+def _check_run_ids(hub: FakeHub) -> dict[str, str]:
+    q = "query{ repository(owner:\"acme\",name:\"widgets\"){ pullRequest(number:7){ statusCheckRollup { " \
+        "contexts(first:100){ nodes { ... on CheckRun { id name } } } } } } }"
+    nodes = gql(hub, q)["data"]["repository"]["pullRequest"]["statusCheckRollup"]["contexts"]["nodes"]
+    return {n["name"]: n["id"] for n in nodes if n}
+
+
+def test_check_run_steps_and_annotations_are_the_rest_data() -> None:
+    """nodes(ids:) on check-run ids serves the steps GET …/actions/jobs/{id} lists and the annotations
+    GET …/check-runs/{id}/annotations lists, in GraphQL's shape; an unknown id is null with NOT_FOUND."""
+    with FakeHub(annotated_world()) as hub:
+        ids = _check_run_ids(hub)
+        body = gql(hub, load_query("check_run_details"), ids=[ids["unit"], ids["buildkite/integration"], "CR_nope"])
+        unit, buildkite, missing = body["data"]["nodes"]
+        rest_job = call(hub, "GET", "/repos/acme/widgets/actions/jobs/201")[2]
+        assert [(s["number"], s["name"], (s["conclusion"] or "").lower(), s["startedAt"], s["completedAt"])
+                for s in unit["steps"]["nodes"]] == [
+            (s["number"], s["name"], s["conclusion"], s["started_at"], s["completed_at"]) for s in rest_job["steps"]]
+        rest_notes = call(hub, "GET", "/repos/acme/widgets/check-runs/201/annotations")[2]
+        got = unit["annotations"]
+        assert got["totalCount"] == len(rest_notes) == 4 and not got["pageInfo"]["hasNextPage"]
+        assert [(a["path"], a["location"]["start"]["line"], a["location"]["end"]["line"],
+                 a["annotationLevel"].lower(), a["title"], a["message"]) for a in got["nodes"]] == [
+            (a["path"], a["start_line"], a["end_line"], a["annotation_level"], a["title"], a["message"])
+            for a in rest_notes]
+        assert buildkite["steps"]["nodes"] == [] and missing is None  # another app's check run has no job steps
+        assert [(e["type"], e["path"]) for e in body["errors"]] == [("NOT_FOUND", ["nodes", 2])]
+        more = gql(hub, load_query("check_run_more"), id=ids["unit"], withSteps=False, withAnnotations=True,
+                   annotationsAfter=got["pageInfo"]["endCursor"])
+        assert more["data"]["node"]["annotations"]["nodes"] == [] and "steps" not in more["data"]["node"]
+        assert hub.schema_violations == [] and hub.unhandled == [] and hub.errors == []
+
+
+def test_a_refused_field_is_null_with_a_typed_error() -> None:
+    with FakeHub(failing_world()) as hub:
+        ids = _check_run_ids(hub)
+        hub.add_fault(Fault(match="graphql:CheckRunDetails", kind="graphql_field_refused",
+                            body={"field": "annotations"}))
+        body = gql(hub, load_query("check_run_details"), ids=[ids["pytest"]])
+        node = body["data"]["nodes"][0]
+        assert node["annotations"] is None and node["steps"]["nodes"][3]["conclusion"] == "FAILURE"
+        assert [(e["type"], e["path"]) for e in body["errors"]] == [("FORBIDDEN", ["nodes", 0, "annotations"])]

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.merge_worlds import readiness_world
+from tests.e2e.merge_worlds import MAIN_RULESET, readiness_world
 from tests.fakehub import FakeHub, ScenarioError
 from tests.fakehub.ext_merge_rest import ROUTES as MERGE_ROUTES
 from tests.fakehub.test_fakehub_unit import call
@@ -78,6 +78,67 @@ def test_rest_routes_validate_against_the_openapi_subset() -> None:
         assert set(MERGE_ROUTES) <= {r.route for r in hub.requests}
     with FakeHub(readiness_world()) as hub:  # not an admin: the protection endpoint is a plain 404
         assert call(hub, "GET", "/repos/acme/widgets/branches/release/protection")[2]["message"] == "Not Found"
+
+
+RULES_QUERY = """query($n: Int!, $after: String) { repository(owner: "acme", name: "widgets") {
+  pullRequest(number: $n) { baseRef { rules(first: 2, after: $after) { totalCount pageInfo { hasNextPage endCursor }
+    nodes { type repositoryRuleset { databaseId name enforcement source { __typename
+        ... on Repository { nameWithOwner } ... on Organization { login } } }
+      parameters { __typename
+        ... on PullRequestParameters { requiredApprovingReviewCount requiredReviewThreadResolution
+                                       requireCodeOwnerReview requireLastPushApproval dismissStaleReviewsOnPush }
+        ... on RequiredStatusChecksParameters { strictRequiredStatusChecksPolicy
+                                                requiredStatusChecks { context integrationId } } } } } } } } }"""
+
+
+MERGE_QUEUE_PARAMETERS = {"check_response_timeout_minutes": 60, "grouping_strategy": "ALLGREEN",
+                          "max_entries_to_build": 5, "max_entries_to_merge": 5, "merge_method": "SQUASH",
+                          "min_entries_to_merge": 1, "min_entries_to_merge_wait_minutes": 5}
+
+
+def base_rules(hub: FakeHub, number: int, after: str | None = None) -> dict[str, Any]:
+    """baseRef.rules of PR `number` (the rules of its base branch)."""
+    status, _, body = call(hub, "POST", "/graphql", {"query": RULES_QUERY, "variables": {"n": number, "after": after}})
+    assert status == 200 and "errors" not in body, body
+    return body["data"]["repository"]["pullRequest"]["baseRef"]["rules"]
+
+
+def test_ref_rules_serve_the_rulesets_rest_serves() -> None:
+    world = readiness_world()
+    org_set = {"id": 77, "name": "org policy", "source_type": "Organization", "rules": [
+        {"type": "merge_queue", "parameters": MERGE_QUEUE_PARAMETERS},
+        {"type": "pull_request", "parameters": {**MAIN_RULESET["rules"][0]["parameters"],
+                                                "required_approving_review_count": 2,
+                                                "allowed_merge_methods": ["squash"]}}]}
+    world["repositories"][0]["branch_rules"] = {**world["repositories"][0]["branch_rules"],
+                                                "main": {"rulesets": [MAIN_RULESET, org_set]}}
+    with FakeHub(world) as hub:
+        first = base_rules(hub, 1)  # base: main
+        assert first["totalCount"] == 4 and first["pageInfo"]["hasNextPage"]
+        rest = base_rules(hub, 1, first["pageInfo"]["endCursor"])
+        assert not rest["pageInfo"]["hasNextPage"]
+        nodes = first["nodes"] + rest["nodes"]
+        _, _, rest_rules = call(hub, "GET", "/repos/acme/widgets/rules/branches/main")
+        assert [(n["type"], n["repositoryRuleset"]["databaseId"]) for n in nodes] == [
+            (r["type"].upper(), r["ruleset_id"]) for r in rest_rules]
+        assert nodes[0]["repositoryRuleset"] == {"databaseId": 42, "name": "main protection", "enforcement": "ACTIVE",
+                                                 "source": {"__typename": "Repository",
+                                                            "nameWithOwner": "acme/widgets"}}
+        assert nodes[0]["parameters"] == {"__typename": "PullRequestParameters", "requiredApprovingReviewCount": 1,
+                                          "requiredReviewThreadResolution": True, "requireCodeOwnerReview": False,
+                                          "requireLastPushApproval": False, "dismissStaleReviewsOnPush": False}
+        assert nodes[1]["parameters"] == {"__typename": "RequiredStatusChecksParameters",
+                                          "strictRequiredStatusChecksPolicy": True,
+                                          "requiredStatusChecks": [{"context": "test", "integrationId": None}]}
+        # merge_queue has no parameters type in the schema; allowed_merge_methods is REST-only
+        assert nodes[2]["parameters"] is None
+        assert nodes[2]["repositoryRuleset"]["source"] == {"__typename": "Organization", "login": "acme"}
+        assert nodes[3]["parameters"]["requiredApprovingReviewCount"] == 2
+        assert rest_rules[3]["parameters"]["allowed_merge_methods"] == ["squash"]
+        assert base_rules(hub, 2) == {  # base: dev, no rules
+       "totalCount": 0, "nodes": [],
+                                                    "pageInfo": {"hasNextPage": False, "endCursor": None}}
+        assert hub.problems == []
 
 
 def test_bad_merge_keys_are_scenario_errors() -> None:

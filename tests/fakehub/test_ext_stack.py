@@ -118,3 +118,82 @@ def test_patch_pull_retargets_and_records_the_event() -> None:
                           "currentRefName actor { login } } } } } } }")
         assert events["data"]["repository"]["pullRequest"]["timelineItems"]["nodes"] == [
             {"previousRefName": "d", "currentRefName": "main", "actor": {"login": "octocat"}}]
+
+
+PREFETCH = """
+query { repository(owner: "acme", name: "widgets") {
+  open: pullRequests(states: [OPEN], first: 1, orderBy: {field: CREATED_AT, direction: ASC}) {
+    totalCount pageInfo { hasNextPage endCursor } nodes { number baseRef { name target { oid } } }
+  }
+  all: pullRequests(first: 5) { totalCount }
+  merged: pullRequest(number: 1) {
+    baseRef { name target { oid ... on Commit { messageHeadline } } }
+    headRef { name target { oid } }
+    mergeCommit { history(first: 2) { nodes { oid } } }
+  } } }"""
+
+
+def test_graphql_serves_ref_targets_and_the_open_listing() -> None:
+    """What the stack tools' first query prefetches: a PR's baseRef/headRef tips (from ``branches``; the ref
+    itself null, as on GitHub, for a deleted branch), the open PRs with paging, and the landed commit's history."""
+    sc = world()
+    sc["repositories"][0]["pull_requests"].append({"number": 3, "head_ref": "e", "base_ref": "d"})
+    with FakeHub(sc) as hub:
+        repo = gql(hub, PREFETCH)["data"]["repository"]
+        assert hub.unhandled == [] and hub.errors == [] and hub.schema_violations == []
+    assert repo["open"]["totalCount"] == 2 and repo["all"]["totalCount"] == 3
+    assert repo["open"]["pageInfo"]["hasNextPage"] is True
+    assert repo["open"]["nodes"] == [{"number": 2, "baseRef": {"name": "main", "target": {"oid": C[3]}}}]
+    merged = repo["merged"]
+    assert merged["baseRef"] == {"name": "main", "target": {"oid": C[3], "messageHeadline": "B (#1)"}}
+    assert merged["headRef"] is None  # deleted after merging: GitHub answers null, not a Ref without target
+    assert [n["oid"] for n in merged["mergeCommit"]["history"]["nodes"]] == [C[3], C[0]]
+
+
+REFS = """query($n: Int!) { repository(owner: "acme", name: "widgets") { pullRequest(number: $n) {
+  headRefName baseRefName headRef { name target { oid } } baseRef { name } } } }"""
+
+
+@pytest.mark.parametrize(("branches", "extra", "head", "base"), [
+    ({"main": C[3], "b": C[2]}, {}, {"name": "b", "target": {"oid": C[2]}}, {"name": "main"}),
+    ({"main": C[3]}, {}, None, {"name": "main"}),  # the branch is gone from the repository
+    ({"main": C[3], "b": C[2]}, {"head_ref_deleted": True}, None, {"name": "main"}),  # deleted, says the PR
+    ({"main": C[3], "b": C[2]}, {"head_ref_deleted": True, "timeline": [
+        {"type": "head_ref_deleted", "created_at": "2026-01-04T00:00:00Z"},
+        {"type": "head_ref_restored", "created_at": "2026-01-05T00:00:00Z"}]}, {"name": "b", "target": {"oid": C[2]}},
+     {"name": "main"}),
+    ({"b": C[2], "d": C[4]}, {}, {"name": "b", "target": {"oid": C[2]}}, None),  # the base branch was deleted
+    ({}, {}, {"name": "b", "target": None}, {"name": "main"}),  # no branch listing: nothing is known gone
+])
+def test_a_deleted_branch_is_a_null_ref(branches: dict[str, str], extra: dict[str, Any], head: Any,
+                                        base: Any) -> None:
+    """GitHub's PullRequest.headRef/baseRef are null once the branch is deleted (headRefName stays)."""
+    sc = world()
+    repo = sc["repositories"][0]
+    repo["branches"] = branches
+    pr = repo["pull_requests"][0]
+    pr.update({"state": "OPEN", "merge_commit": None, "head_ref_deleted": False, "merged_at": None, **extra})
+    with FakeHub(sc) as hub:
+        got = gql(hub, REFS, n=1)["data"]["repository"]["pullRequest"]
+        assert hub.unhandled == [] and hub.errors == [] and hub.schema_violations == []
+    assert got == {"headRefName": "b", "baseRefName": "main", "headRef": head, "baseRef": base}
+
+
+def test_the_stack_queries_are_within_githubs_limits() -> None:
+    """The prefetching first query stays cheap: a few rate-limit points and far below the node limit."""
+    from graphql import get_operation_ast, parse
+
+    from pr_agent.queries import load_query
+    from tests.fakehub.gql_checks import analyze
+    from tests.fakehub.schemas import graphql_schema
+
+    common = {"owner": "acme", "repo": "widgets"}
+    cases: list[tuple[str, dict[str, Any]]] = [
+        ("stack_pulls", {"base": 1, "dependent": 2, "withOnto": True, "onto": "refs/heads/main"}),
+        ("stack_pull", {"number": 1}), ("stack_children", {"base": "b", "first": 50}),
+        ("stack_by_head", {"head": "b", "first": 100, "after": "Y3Vyc29yOjE="}),
+        ("stack_by_head", {"head": "b", "first": 20, "withMerged": True})]  # the upstream lookup: + one in full
+    for name, variables in cases:
+        doc = parse(load_query(name))
+        errors, cost, nodes = analyze(graphql_schema(), doc, get_operation_ast(doc), {**common, **variables})
+        assert errors == [] and cost <= 5 and nodes <= 2_000, (name, errors, cost, nodes)

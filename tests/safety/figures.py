@@ -37,7 +37,7 @@ BUGS: list[Bug] = [
         "tests/safety/test_rest_faults.py::test_unreadable_annotations_are_said"),
     Bug("A REST answer cut off mid-JSON was not retried (the body was parsed after the retry loop), so one "
         "truncated read failed get_failing_tests and check_merge_readiness; an empty JSON body even passed as "
-        "'no data'.", "pr_agent/gh.py (Response.json, Gh._once)", True,
+        "'no data'.", "pr_agent/ghwire.py (Response.json), pr_agent/gh.py (Gh._once)", True,
         "tests/safety/test_rest_faults.py::test_rest_read_under_fault"),
     Bug("Pasting detect_merge_conflicts' resolution steps into a shell ran code: the prose step "
         "`resolve <path>: <suggestion>` carried backticked commands and unquoted branch names and paths, so a "
@@ -59,10 +59,10 @@ BUGS: list[Bug] = [
         "tests/safety/test_env_clone.py::test_no_git_at_all"),
     Bug("A Retry-After or X-RateLimit-Reset header holding a non-ASCII digit ('²') crashed the gateway "
         "(str.isdigit accepts it, int() does not): internal_error instead of a typed answer.",
-        "pr_agent/gh.py (_retry_after_ms)", True,
+        "pr_agent/ghwire.py (retry_after_ms)", True,
         "tests/safety/test_properties.py::test_gh_answers_parse_or_fail_typed"),
     Bug("A GraphQL answer whose `errors` is not a list crashed the gateway (internal_error).",
-        "pr_agent/gh.py (_raise_graphql_errors)", True,
+        "pr_agent/ghwire.py (raise_graphql_errors)", True,
         "tests/safety/test_properties.py::test_graphql_errors_are_typed"),
     Bug("When the base branch's rulesets could not be read (403/404), get_failing_tests silently lost the required "
         "checks they name: a required check that never reported vanished and the answer read 'All checks passed' "
@@ -105,9 +105,10 @@ def compute() -> dict[str, Any]:
     tools = len(TOOL_CASES)
     graphql = len(test_fault_matrix.FAULTS) * tools
     rest = len(test_rest_faults.REST_FAULTS) * len(test_rest_faults.REST_TARGETS)
+    gql_reads = len(test_rest_faults.GRAPHQL_FAULTS) * len(test_rest_faults.GRAPHQL_TARGETS) + 2  # + refused rules
     pages = len(test_rest_faults.PAGE_FAULTS) * len(test_rest_faults.PAGED)
     writes = 2  # resolve's mutation under a 502 and under a dropped connection: sent once
-    drops = 2  # annotations and rulesets unreadable: said, not silently dropped
+    drops = 3  # annotations, rulesets and steps unreadable: said, not silently dropped
     env = test_env_matrix.count_env_runs()
     env_faults = env["faults"] + len(test_env_clone.CLONE_FAULTS)
     env_runs = env["runs"] + sum(test_env_clone.CLONE_FAULTS.values())
@@ -124,8 +125,10 @@ def compute() -> dict[str, Any]:
     return {
         "tools": tools, "graphql_faults": len(test_fault_matrix.FAULTS), "graphql_runs": graphql,
         "rest_faults": len(test_rest_faults.REST_FAULTS), "rest_targets": len(test_rest_faults.REST_TARGETS),
-        "rest_runs": rest, "page_runs": pages, "write_runs": writes, "drop_runs": drops,
-        "fault_runs": graphql + rest + pages + writes + drops,
+        "rest_runs": rest, "gql_read_faults": len(test_rest_faults.GRAPHQL_FAULTS),
+        "gql_read_targets": len(test_rest_faults.GRAPHQL_TARGETS), "gql_read_runs": gql_reads,
+        "page_runs": pages, "write_runs": writes, "drop_runs": drops,
+        "fault_runs": graphql + rest + gql_reads + pages + writes + drops,
         "env_faults": env_faults, "env_runs": env_runs, "corpus": corpus, "texts": len(TEXTS),
         "branches": len(BRANCHES), "paths": len(PATHS), "test_names": len(TEST_NAMES), "generated": 2,
         "error_calls": len(test_terminal.ERROR_CALLS), "commands": commands, "property_tests": props,
@@ -144,6 +147,8 @@ def render(f: dict[str, Any] | None = None) -> str:
         f"{f['graphql_runs']} |",
         f"| REST faults × REST reads (test_rest_faults.py) | {f['rest_faults']} × {f['rest_targets']} = "
         f"{f['rest_runs']} |",
+        f"| Faults and refused fields on GraphQL reads that replaced REST ones (check-run steps and annotations, "
+        f"rulesets) | {f['gql_read_faults']} × {f['gql_read_targets']} + 2 = {f['gql_read_runs']} |",
         f"| Faults on later pages of paginated reads | {f['page_runs']} |",
         f"| Writes under a fault (sent once, never retried blindly) | {f['write_runs']} |",
         f"| Dedicated silent-drop checks | {f['drop_runs']} |",

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from pr_agent.ci.repro import reproduce_command
 from pr_agent.errors import CODES, PrAgentError
-from pr_agent.gh import Response, _raise_graphql_errors, http_error, parse_included
+from pr_agent.ghwire import Response, http_error, parse_included, raise_graphql_errors
 from pr_agent.merge import commands as mcmd
 from pr_agent.merge.conflicts import MergeTreeError, conflict_hunks, group_conflicts, parse_merge_tree
 from pr_agent.refs import PRRef, parse_remote_url
@@ -180,7 +180,7 @@ json_values = st.recursive(st.none() | st.booleans() | st.integers(-(2**63), 2**
 def test_graphql_errors_are_typed(doc: object, headers: dict[str, str]) -> None:
     body = orjson.dumps({"data": None, "errors": doc} if not isinstance(doc, dict) else doc)
     try:
-        _raise_graphql_errors(headers, body, "graphql X")
+        raise_graphql_errors(headers, body, "graphql X")
     except PrAgentError as err:
         assert err.code in CODES and err.message
 

@@ -1,6 +1,8 @@
-"""Faults on the REST reads (job, job log, annotations, branch rules, branch, compare) and on later pages of
-paginated GraphQL reads. A read that fails for good either fails the call with the right typed error or the
-answer says what could not be read — never a silently smaller answer presented as complete."""
+"""Faults on the REST reads (job log, branch rules, branch, compare), on the GraphQL reads that took over
+REST ones (a failed check run's steps and annotations: ``CheckRunDetails``; the rulesets: ``baseRef.rules``
+in ``PrChecks``), including fields GitHub refuses one by one, and on later pages of paginated GraphQL reads.
+A read that fails for good either fails the call with the right typed error or the answer says what could
+not be read — never a silently smaller answer presented as complete."""
 
 from __future__ import annotations
 
@@ -21,10 +23,7 @@ from tests.safety.worlds import CASES, HANG_ENV, ToolCase, agent_for, baseline, 
 R = "GET /repos/acme/widgets"
 # target id -> (tool call, world, regex on "METHOD /path")
 REST_TARGETS: dict[str, tuple[ToolCase, str, str]] = {
-    "checks.job": (CASES["get_failing_tests"], "ci", rf"{R}/actions/jobs/\d+$"),
     "checks.job_log": (CASES["get_failing_tests"], "ci", rf"{R}/actions/jobs/\d+/logs$"),
-    "checks.annotations": (CASES["get_failing_tests"], "ci_annotated", rf"{R}/check-runs/\d+/annotations"),
-    "checks.rulesets": (CASES["get_failing_tests"], "ci_rules", rf"{R}/rules/branches/"),
     "ready.rulesets": (CASES["check_merge_readiness"], "readiness", rf"{R}/rules/branches/main"),
     "ready.branch": (CASES["check_merge_readiness"], "readiness", rf"{R}/branches/main$"),
     "ready.compare": (CASES["check_merge_readiness"], "readiness", rf"{R}/compare/"),
@@ -43,6 +42,36 @@ REST_FAULTS: dict[str, tuple[Fault, Any]] = {
     "404": (Fault(status=404, times=None), "stated"),
     "403": (Fault(status=403, body=FORBIDDEN, times=None), "stated"),
     "401": (Fault(status=401, body={"message": "Bad credentials"}, times=None), ("auth_failed", False, False)),
+}
+
+
+# target id -> (tool call, world, fault match) of the GraphQL reads that replaced REST ones
+GRAPHQL_TARGETS: dict[str, tuple[ToolCase, str, str]] = {
+    "checks.steps_and_annotations": (CASES["get_failing_tests"], "ci", "graphql:CheckRunDetails"),
+    "checks.annotations": (CASES["get_failing_tests"], "ci_annotated", "graphql:CheckRunDetails"),
+}
+
+
+def _refused(field: str, type_: str = "FORBIDDEN", items: bool = False) -> Fault:
+    return Fault(kind="graphql_field_refused", body={"field": field, "type": type_, "items": items}, times=None)
+
+
+GRAPHQL_FAULTS: dict[str, tuple[Fault, Any]] = {
+    "500_once": (Fault(status=500, times=1), "ok"),
+    "502_burst": (Fault(status=502, times=None), ("server_error", True, False)),
+    "secondary_rate_limit": (Fault(kind="secondary_rate_limit", retry_after_s=1, times=1), "ok"),
+    "primary_rate_limit": (Fault(kind="primary_rate_limit", times=None), ("rate_limited", True, True)),
+    "graphql_rate_limited": (Fault(kind="graphql_rate_limited", times=None), ("rate_limited", True, True)),
+    "hang": (Fault(kind="hang", delay_s=6, times=1), ("timeout", True, False)),
+    "truncated_once": (Fault(kind="truncated_json", times=1), "ok"),
+    "disconnect_once": (Fault(kind="disconnect", times=1), "ok"),
+    "graphql_errors_partial": (Fault(kind="graphql_errors_partial", times=None), ("graphql_error", False, False)),
+    "401": (Fault(status=401, body={"message": "Bad credentials"}, times=None), ("auth_failed", False, False)),
+    # what a token without checks:read meets: the field (or the whole check run) null with a typed error
+    "check_runs_forbidden": (_refused("nodes", items=True), "stated"),
+    "check_runs_not_found": (_refused("nodes", "NOT_FOUND", items=True), "stated"),
+    "steps_forbidden": (_refused("steps"), "stated"),
+    "annotations_forbidden": (_refused("annotations"), "stated"),
 }
 
 
@@ -72,11 +101,10 @@ def _ready_stated(base: dict[str, Any], out: dict[str, Any]) -> None:
 STATED = {"get_failing_tests": _checks_stated, "check_merge_readiness": _ready_stated}
 
 
-@pytest.mark.parametrize("fault_id", sorted(REST_FAULTS))
-@pytest.mark.parametrize("target", sorted(REST_TARGETS))
-def test_rest_read_under_fault(make_hub, tmp_path: Path, target: str, fault_id: str) -> None:
-    case, world_key, match = REST_TARGETS[target]
-    fault, outcome = REST_FAULTS[fault_id]
+def _read_under_fault(make_hub: Any, tmp_path: Path, target: tuple[ToolCase, str, str],
+                      fault_outcome: tuple[Fault, Any]) -> None:
+    case, world_key, match = target
+    fault, outcome = fault_outcome
     agent = agent_for(make_hub, world_key, tmp_path / "home")
     agent.hub.add_fault(dataclasses.replace(fault, match=match, hits=0))
     code, data, err = run_json(agent, case.args, **(HANG_ENV if fault.kind == "hang" else {}))
@@ -92,11 +120,42 @@ def test_rest_read_under_fault(make_hub, tmp_path: Path, target: str, fault_id: 
     assert_typed_error(code, data, outcome)
 
 
+@pytest.mark.parametrize("fault_id", sorted(REST_FAULTS))
+@pytest.mark.parametrize("target", sorted(REST_TARGETS))
+def test_rest_read_under_fault(make_hub, tmp_path: Path, target: str, fault_id: str) -> None:
+    _read_under_fault(make_hub, tmp_path, REST_TARGETS[target], REST_FAULTS[fault_id])
+
+
+@pytest.mark.parametrize("fault_id", sorted(GRAPHQL_FAULTS))
+@pytest.mark.parametrize("target", sorted(GRAPHQL_TARGETS))
+def test_graphql_read_under_fault(make_hub, tmp_path: Path, target: str, fault_id: str) -> None:
+    _read_under_fault(make_hub, tmp_path, GRAPHQL_TARGETS[target], GRAPHQL_FAULTS[fault_id])
+
+
+@pytest.mark.parametrize("type_", ["FORBIDDEN", "NOT_FOUND"])
+def test_refused_rulesets_under_fault(make_hub, tmp_path: Path, type_: str) -> None:
+    """The rulesets are read as baseRef.rules in the first query: a refused field is said, never a shorter
+    list of required checks presented as complete (the rest of the query still answers)."""
+    _read_under_fault(make_hub, tmp_path, (CASES["get_failing_tests"], "ci_rules", "graphql:PrChecks"),
+                      (_refused("rules", type_), "stated"))
+
+
+def test_unreadable_steps_are_said(make_hub, tmp_path: Path) -> None:
+    """Without the steps the log link cannot point at the failed step: the check says so (the REST jobs read
+    used to drop the anchor silently)."""
+    agent = agent_for(make_hub, "ci", tmp_path / "home")
+    agent.hub.add_fault(dataclasses.replace(_refused("steps"), match="graphql:CheckRunDetails"))
+    code, out, _ = run_json(agent, CASES["get_failing_tests"].args)
+    pytest_check = next(fc for fc in out["failed_checks"] if fc["check_name"] == "CI / pytest")
+    assert code == 1 and "#step:" not in pytest_check["log_url"] and "failed_step" not in pytest_check
+    assert "steps could not be read" in (pytest_check.get("note") or ""), pytest_check
+
+
 def test_unreadable_annotations_are_said(make_hub, tmp_path: Path) -> None:
     """The failing tests of `CI / unit` exist only as test-reporter annotations: when those cannot be read
     (fine-grained tokens get 403 there) the check must say so rather than report no failing test."""
     agent = agent_for(make_hub, "ci_annotated", tmp_path / "home")
-    agent.hub.add_fault(Fault(match=rf"{R}/check-runs/\d+/annotations", status=403, body=FORBIDDEN, times=None))
+    agent.hub.add_fault(dataclasses.replace(_refused("annotations"), match="graphql:CheckRunDetails"))
     code, out, _ = run_json(agent, CASES["get_failing_tests"].args)
     unit = next(fc for fc in out["failed_checks"] if fc["check_name"] == "CI / unit")
     assert code == 1 and not [f for f in out["failures"] if f["check_name"] == "CI / unit"]
@@ -114,7 +173,7 @@ def test_unreadable_rulesets_are_said(make_hub, tmp_path: Path) -> None:
     clean = run_json(Agent(make_hub(w), pinned_gh(), tmp_path / "base"), CASES["get_failing_tests"].args)
     assert (clean[0], clean[1]["status"]) == (8, "pending")
     agent = Agent(make_hub(w), pinned_gh(), tmp_path / "home")
-    agent.hub.add_fault(Fault(match=rf"{R}/rules/branches/", status=403, body=FORBIDDEN, times=None))
+    agent.hub.add_fault(dataclasses.replace(_refused("rules"), match="graphql:PrChecks"))
     code, out, _ = run_json(agent, CASES["get_failing_tests"].args)
     assert code == 0 and out["status"] == "passed"
     assert "rulesets could not be read" in out["instructions"]["summary"], out["instructions"]["summary"]

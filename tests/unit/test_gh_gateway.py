@@ -12,7 +12,8 @@ import orjson
 import pytest
 
 from pr_agent.errors import PrAgentError
-from pr_agent.gh import INSTALL_URL, Gh, _raise_graphql_errors, check_gh, child_env, find_gh, http_error, parse_included
+from pr_agent.gh import INSTALL_URL, Gh, check_gh, child_env, find_gh
+from pr_agent.ghwire import http_error, parse_included, raise_graphql_errors
 
 
 def test_parse_included_gh_223_shape() -> None:
@@ -66,7 +67,7 @@ def test_status_mapping(status: int, code: str, exit_code: int) -> None:
 def test_graphql_errors() -> None:
     def classify(body: object, headers: dict[str, str] | None = None) -> PrAgentError:
         with pytest.raises(PrAgentError) as exc:
-            _raise_graphql_errors(headers or {}, orjson.dumps(body), "graphql Q")
+            raise_graphql_errors(headers or {}, orjson.dumps(body), "graphql Q")
         return exc.value
 
     assert classify({"errors": [{"type": "NOT_FOUND", "message": "Could not resolve"}]}).code == "not_found"
@@ -76,7 +77,7 @@ def test_graphql_errors() -> None:
     assert classify({"errors": [{"type": "FORBIDDEN", "message": "no"}]}).code == "forbidden"
     partial = classify({"data": {"x": 1}, "errors": [{"message": "boom", "path": ["x"]}]})
     assert partial.code == "graphql_error" and partial.details["partial_data"] is True
-    _raise_graphql_errors({}, b'{"data":{"a":1}}', "graphql Q")  # no errors: no raise
+    raise_graphql_errors({}, b'{"data":{"a":1}}', "graphql Q")  # no errors: no raise
 
 
 def test_retry_policy() -> None:
@@ -121,3 +122,37 @@ def test_gh_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         find_gh()
     assert exc.value.code == "gh_not_found"
     assert exc.value.repair is None and INSTALL_URL in exc.value.suggestion
+
+
+def test_refused_fields_are_returned_only_where_the_caller_can_do_without_them() -> None:
+    """Gh.graphql_partial: a NOT_FOUND / FORBIDDEN field under a tolerated path comes back with the data; any
+    other error (or one outside the path) still raises typed."""
+    import orjson
+
+    from pr_agent.errors import PrAgentError
+    from pr_agent.ghwire import raise_graphql_errors
+
+    refused = {"type": "FORBIDDEN", "path": ["nodes", 3, "annotations"], "message": "no"}
+    body = orjson.dumps({"data": {"nodes": [None]}, "errors": [refused]})
+    raise_graphql_errors({}, body, "graphql CheckRunDetails", ("nodes",))  # tolerated: no raise
+    with pytest.raises(PrAgentError) as err:
+        raise_graphql_errors({}, body, "graphql CheckRunDetails", ("repository.pullRequest.baseRef.rules",))
+    assert err.value.code == "forbidden"
+    other = orjson.dumps({"data": {"nodes": [None]}, "errors": [refused, {"message": "Something went wrong"}]})
+    with pytest.raises(PrAgentError) as err:
+        raise_graphql_errors({}, other, "graphql CheckRunDetails", ("nodes",))
+    assert err.value.code == "graphql_error"
+    rate = orjson.dumps({"data": {"nodes": [None]}, "errors": [{"type": "RATE_LIMITED", "path": ["nodes"],
+                                                                 "message": "API rate limit exceeded"}]})
+    with pytest.raises(PrAgentError) as err:
+        raise_graphql_errors({}, rate, "graphql CheckRunDetails", ("nodes",))
+    assert err.value.code == "rate_limited"
+
+
+def test_the_escape_sequence_flag_follows_the_gh_version() -> None:
+    """gh 2.97.0 added --allow-escape-sequences (and refuses escape sequences without it); the download picks
+    it from the version check_gh read, without running `gh api --help`."""
+    from pr_agent import gh
+
+    assert gh.ESCAPE_FLAG_SINCE == (2, 97, 0) and not hasattr(gh, "api_flags")
+    assert (2, 23, 0) < gh.ESCAPE_FLAG_SINCE <= (2, 103, 3)

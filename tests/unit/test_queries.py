@@ -7,7 +7,7 @@ from importlib import resources
 import pytest
 from graphql import parse, validate
 
-from pr_agent.gh import load_query
+from pr_agent.queries import load_query
 from tests.fakehub.schemas import graphql_schema
 
 NAMES = sorted(

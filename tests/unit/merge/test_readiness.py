@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pr_agent.merge.github import ReadinessFacts, poll_delays
+from pr_agent.merge.github import MAX_EXTRA_PAGES, ReadinessFacts, _capped, _more_pages, poll_delays
 from pr_agent.merge.readiness import assess
-from pr_agent.merge.rules import requirements
+from pr_agent.merge.rules import requirements, rules_from_graphql
 from pr_agent.refs import PRRef
 
 REF = PRRef("acme", "widgets", 7)
@@ -102,3 +102,57 @@ def test_poll_delays_follow_the_budget() -> None:
     assert poll_delays({}) == [1.0, 2.0, 3.0, 4.0]
     assert sum(poll_delays({"GH_PR_AGENT_MERGEABLE_WAIT": "0.5"})) == 0.5
     assert poll_delays({"GH_PR_AGENT_MERGEABLE_WAIT": "nonsense"}) == [1.0, 2.0, 3.0, 4.0]
+
+
+def test_graphql_rules_read_as_the_rest_rule_objects() -> None:
+    conn = {"totalCount": 3, "pageInfo": {"hasNextPage": False}, "nodes": [
+        {"type": "PULL_REQUEST", "repositoryRuleset": {"databaseId": 3, "source": {
+            "__typename": "Organization", "login": "acme"}},
+         "parameters": {"__typename": "PullRequestParameters", "requiredApprovingReviewCount": 1,
+                        "requiredReviewThreadResolution": True, "requireCodeOwnerReview": False,
+                        "requireLastPushApproval": True, "dismissStaleReviewsOnPush": False}},
+        {"type": "REQUIRED_STATUS_CHECKS", "repositoryRuleset": {"databaseId": 4, "source": {
+            "__typename": "Repository", "nameWithOwner": "acme/widgets"}},
+         "parameters": {"__typename": "RequiredStatusChecksParameters", "strictRequiredStatusChecksPolicy": True,
+                        "requiredStatusChecks": [{"context": "test", "integrationId": None}]}},
+        None,
+        {"type": "MERGE_QUEUE", "repositoryRuleset": {"databaseId": 4, "source": {
+            "__typename": "Repository", "nameWithOwner": "acme/widgets"}}, "parameters": None}]}
+    rules = rules_from_graphql(conn)
+    assert rules[0] == {"type": "pull_request", "ruleset_id": 3, "ruleset_source_type": "Organization",
+                        "ruleset_source": "acme", "parameters": {
+                            "required_approving_review_count": 1, "required_review_thread_resolution": True,
+                            "require_code_owner_review": False, "require_last_push_approval": True,
+                            "dismiss_stale_reviews_on_push": False}}
+    assert rules[1]["parameters"] == {"strict_required_status_checks_policy": True,
+                                      "required_status_checks": [{"context": "test", "integration_id": None}]}
+    req = requirements(branch_name="main", rules=rules, branch=None, ref_update_rule=None, protection=None,
+                       protection_status="skipped")
+    assert (req.required_approvals, req.required_checks, req.strict, req.merge_queue) == (1, ["test"], True, True)
+    assert req.conversation_resolution and req.last_push_approval
+    assert req.sources == ["ruleset 3 (organization acme)", "ruleset 4 (repository acme/widgets)"]
+    assert rules_from_graphql(None) == []
+
+
+class PagesGh:
+    """Answers every PrThreadStatesPage with one more page of one unresolved thread, forever."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def graphql(self, query: str, variables: dict[str, Any], hostname: str | None = None) -> dict[str, Any]:
+        self.calls += 1
+        conn = {"nodes": [{"isResolved": False}], "pageInfo": {"hasNextPage": True, "endCursor": f"c{self.calls}"}}
+        return {"repository": {"pullRequest": {"reviewThreads": conn}}}
+
+
+def test_page_chains_stop_at_the_cap_and_say_so() -> None:
+    gh = PagesGh()
+    nodes, capped = _more_pages(gh, REF, "pr_thread_states_page", ("reviewThreads",),  # type: ignore[arg-type]
+                                {"pageInfo": {"hasNextPage": True, "endCursor": "c0"}})
+    assert (len(nodes), capped, gh.calls) == (MAX_EXTRA_PAGES, True, MAX_EXTRA_PAGES)
+    assert _more_pages(gh, REF, "pr_thread_states_page", ("reviewThreads",),  # type: ignore[arg-type]
+                       {"pageInfo": {"hasNextPage": False}}) == ([], False)
+    f = facts()
+    _capped(f, True, "51 of 9000 review threads")
+    assert f.notes and "stopped after 50 further pages" in f.notes[0]

@@ -37,9 +37,23 @@ class Src:
     def __init__(self, prs: list[Pull], tips: dict[str, str], history: dict[str, list[Commit]] | None = None):
         self.prs, self.tips, self.hist = prs, tips, history or {}
         self.default_branch = "main"
+        self.notes: list[str] = []
+        self.lookups: list[tuple[str, bool]] = []
+        self.completed: list[int] = []
 
-    def by_head(self, head: str) -> list[Pull]:
+    def open_with_head(self, head: str) -> list[Pull] | None:
+        return None  # no prefetched listing: by_head answers
+
+    def by_head(self, head: str, detail: bool = False) -> list[Pull]:
+        self.lookups.append((head, detail))
         return [p for p in self.prs if p.head_ref == head]
+
+    def complete(self, pr: Pull) -> Pull:
+        """StackSource.complete: a PR read without its timeline is read again in full."""
+        if pr.events is not None:
+            return pr
+        self.completed.append(pr.number)
+        return replace(pr, events=[])
 
     def children(self, base: str) -> list[Pull]:
         return [p for p in self.prs if p.base_ref == base and p.is_open]
@@ -197,6 +211,22 @@ def test_find_upstream_by_base_branch_and_by_former_base() -> None:
     assert find_upstream(Src([merged_b(), moved], {}), moved, "main").number == 11  # type: ignore[arg-type]
     alone = pull(12, "feature-d", "main", "d2", D_COMMITS)
     assert find_upstream(Src([merged_b(), alone], {}), alone, "main") is None  # type: ignore[arg-type]
+
+
+def test_find_upstream_returns_a_merged_upstream_complete() -> None:
+    """The lookup asks for the merged PR in full; one it still got without its timeline (e.g. a fork's PR with
+    the same branch name was merged later) is read again, and an open one, which is an error anyway, is not."""
+    moved = retargeted_d()
+    full = Src([merged_b(), moved], {})
+    assert find_upstream(full, moved, "main") is not None  # type: ignore[arg-type]
+    assert full.lookups == [("feature-b", True)] and full.completed == []
+    light = Src([replace(merged_b(), events=None), moved], {})
+    up = find_upstream(light, moved, "main")  # type: ignore[arg-type]
+    assert up is not None and up.events == [] and light.completed == [11]
+    kept = pull(12, "feature-d", "feature-b", "d2", D_COMMITS)
+    opened = Src([replace(pull(11, "feature-b", "main", "b3", B_COMMITS), events=None), kept], {})
+    up = find_upstream(opened, kept, "main")  # type: ignore[arg-type]
+    assert up is not None and up.is_open and opened.completed == []
 
 
 def test_single_commit_pr_rebase_vs_squash() -> None:
