@@ -60,6 +60,15 @@ def _hub(scenario: dict[str, Any]) -> Any:
     return FakeHub(copy.deepcopy(scenario)).start()
 
 
+def _next_to_mcp_rows(trips: list[dict[str, Any]], paging: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The CLI's "all N pages" rows, each placed before the same tool's "all N pages over MCP" row."""
+    out = list(trips)
+    for row in paging:
+        at = next((i for i, r in enumerate(out) if r["tool"] == row["tool"] and "over MCP" in r["case"]), len(out))
+        out.insert(at, row)
+    return out
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     p = _params(args.smoke)
     if args.runs:
@@ -113,12 +122,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 trips += t
                 lat += la
             trips.append(with_hub(lambda ctx: github.parse_review_requests(ctx, gh)))
+            trips += with_hub(lambda ctx: github.pages_over_mcp(ctx, gh, available, cases))
             fig["round_trips"], fig["latency"] = trips, lat
             lap("round_trips+latency")
         if "output_size" in only:
             sizes, paging = with_hub(lambda ctx: github.output_size(ctx, gh, available, cases))
             fig["output_size"] = sizes
-            fig.setdefault("round_trips", []).extend(paging)
+            fig["round_trips"] = _next_to_mcp_rows(fig.get("round_trips", []), paging)
             lap("output_size")
         if "gh_reference" in only:
             fig["gh_reference"] = with_hub(lambda ctx: github.gh_reference(ctx, gh, p["runs"], args.latency_ms),

@@ -6,6 +6,7 @@ Every tool runs as a user runs it: ``python -m pr_agent … --json`` in a fresh 
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import time
@@ -237,6 +238,45 @@ def output_size(ctx: BenchCtx, gh: str, available: set[str], cases: list[Case] |
     return rows, paging
 
 
+def pages_over_mcp(ctx: BenchCtx, gh: str, available: set[str], cases: list[Case] | None = None
+                   ) -> list[dict[str, Any]]:
+    """Figure 1 info rows: every output page of each paged tool read through one MCP server, which cuts the
+    pages after the first from its snapshot of the first call's read (pr_agent/snapshots.py)."""
+    rows: list[dict[str, Any]] = []
+    for case in CASES if cases is None else cases:
+        if not (case.paged and case.items_key) or case.tool not in available:
+            continue
+        if case.prepare:
+            case.prepare(ctx)
+        call = case.plan(ctx)
+        if call.mcp_args is None:
+            continue
+        ctx.hub.latency_ms = 0
+        ctx.hub.reset_counters()
+        marks: list[int] = []
+
+        def mark(marks: list[int] = marks) -> None:
+            marks.append(len(api_requests(ctx.hub)))
+
+        try:
+            got = mcp_client.pages([PYTHON, "-m", "pr_agent", "mcp"], agent_env(ctx, gh), case.tool, call.mcp_args,
+                                   before_call=mark)
+        except Exception as exc:
+            rows.append({"case": f"{case.id}, all pages over MCP", "tool": case.tool,
+                         "status": f"error: {_short(exc)}"})
+            continue
+        marks.append(len(api_requests(ctx.hub)))
+        per_call = [b - a for a, b in itertools.pairwise(marks)]
+        fl = floors.all_output_pages(call.floor, len(got))
+        rows.append({"case": f"{case.id}, all {len(got)} pages over MCP", "tool": case.tool, "status": "info",
+                     "requests": marks[-1], "requests_per_call": per_call,
+                     "pages_from_snapshot": sum(1 for page in got if page.get("from_snapshot")),
+                     "items": sum(len(page.get(case.items_key) or []) for page in got), "floor": fl.requests,
+                     "ratio": round(marks[-1] / fl.requests, 3), "target": None, "met": None,
+                     "floor_why": fl.why + "; one MCP server, later pages from its snapshot"})
+    return rows
+
+
 def _mcp_page(ctx: BenchCtx, gh: str, case: Case, call: Call, row: dict[str, Any]) -> dict[str, Any]:
     """The first page as an MCP tools/call result: structuredContent plus its text fallback."""
     assert call.mcp_args is not None and case.items_key
@@ -317,4 +357,5 @@ def parse_review_requests(ctx: BenchCtx, gh: str) -> dict[str, Any]:
             "floor_why": "offline: reads a saved body", "by_operation": _ops(api_requests(ctx.hub))}
 
 
-__all__ = ["gh_reference", "output_size", "parse_review_requests", "registered_tools", "round_trips_and_latency"]
+__all__ = ["gh_reference", "output_size", "pages_over_mcp", "parse_review_requests", "registered_tools",
+           "round_trips_and_latency"]

@@ -1,7 +1,7 @@
 """A minimal MCP stdio client speaking raw JSON-RPC (no SDK import in the measuring process).
 
-Used for spawn-to-first-``tools/list`` (figure 4) and for the bytes of a ``tools/call`` result as an
-agent receives it (figure 5).
+Used for spawn-to-first-``tools/list`` (figure 4), for the bytes of a ``tools/call`` result as an
+agent receives it (figure 5), and to read every output page of a paged tool through one server (figure 1).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import os
 import selectors
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -123,6 +124,41 @@ def session(argv: list[str], env: dict[str, str] | None = None, call: tuple[str,
             msg, size = proc.reply(3, timeout)
             out.call_bytes, out.call_result = size, msg.get("result")
         out.max_rss_mb = proc.peak_rss_mb()
+    except BaseException:
+        proc.p.kill()
+        proc.close()
+        raise
+    proc.close()
+    return out
+
+
+def pages(argv: list[str], env: dict[str, str] | None, tool: str, arguments: dict[str, Any],
+          before_call: Callable[[], None] | None = None, timeout: float = 300) -> list[dict[str, Any]]:
+    """Spawn the server and call ``tool`` following nextCursor to the last page, all in one session; the
+    structuredContent of each page. ``before_call`` runs before each tools/call (e.g. to mark a request count)."""
+    proc = _Proc(argv, env)
+    out: list[dict[str, Any]] = []
+    try:
+        proc.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": PROTOCOL, "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}})
+        proc.reply(1, timeout)
+        proc.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        cursor: str | None = None
+        while True:
+            if before_call:
+                before_call()
+            msg_id = 10 + len(out)
+            args = {**arguments, **({"cursor": cursor} if cursor else {})}
+            proc.send({"jsonrpc": "2.0", "id": msg_id, "method": "tools/call", "params": {"name": tool,
+                                                                                        "arguments": args}})
+            msg, _ = proc.reply(msg_id, timeout)
+            result = msg.get("result") or {}
+            if result.get("isError") or "structuredContent" not in result:
+                raise RuntimeError(f"{tool}: {str(result or msg)[:300]}")
+            out.append(result["structuredContent"])
+            cursor = out[-1].get("nextCursor")
+            if not cursor:
+                break
     except BaseException:
         proc.p.kill()
         proc.close()

@@ -6,10 +6,14 @@ import os
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pr_agent.gh import Gh
 from pr_agent.git import Git
 from pr_agent.refs import PRRef, resolve_pr
+
+if TYPE_CHECKING:
+    from pr_agent.snapshots import SnapshotStore
 
 ProgressFn = Callable[[float, float | None, str], None]
 
@@ -22,6 +26,8 @@ class Context:
     repo_override: str | None = None
     progress: ProgressFn | None = None
     cancel: threading.Event = field(default_factory=threading.Event)
+    snapshots: SnapshotStore | None = None  # the MCP server's paging snapshots; None in the CLI
+    touched: list[PRRef] = field(default_factory=list)  # every PR this call resolved (write tools invalidate them)
 
     def __post_init__(self) -> None:
         if self.gh.cancel is None:
@@ -37,7 +43,9 @@ class Context:
 
     def pr(self, text: str | None) -> PRRef:
         """Resolve a PR reference (owner/repo#N, URL, bare number, or the current branch's PR)."""
-        return resolve_pr(self, text)
+        ref = resolve_pr(self, text)
+        self.touched.append(ref)
+        return ref
 
     def report(self, done: float, total: float | None, message: str) -> None:
         if self.progress:

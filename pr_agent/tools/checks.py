@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Literal
 
 from pydantic import Field
 
 from pr_agent.context import Context
 from pr_agent.errors import EXIT_FAILURE, EXIT_OK, EXIT_PENDING, PrAgentError
-from pr_agent.paging import decode_cursor, encode_cursor
+from pr_agent.paging import encode_cursor, read_cursor
 from pr_agent.registry import Annotations, CliExtra, InputModel, OutputModel, Tool, register, stored
+from pr_agent.snapshots import AS_OF_DESCRIPTION, FROM_SNAPSHOT_DESCRIPTION, fetch_or_reuse, pr_key
 from pr_agent.tools.checks_view import render, show_job_log
 from pr_agent.tools.comments import PR_FIELD_DESCRIPTION
 
@@ -171,6 +173,8 @@ class GetFailingTestsOutput(OutputModel):
     instructions: Instructions
     poll_info: PollInfo | None = Field(None, description="Present while CI is still running.")
     wait_info: WaitInfo | None = Field(None, description="Present when the call waited.")
+    as_of: str = Field(description=AS_OF_DESCRIPTION)
+    from_snapshot: bool = Field(description=FROM_SNAPSHOT_DESCRIPTION)
     notice: str
 
 
@@ -184,10 +188,16 @@ def handle(ctx: Context, params: GetFailingTestsInput) -> GetFailingTestsOutput:
 
     ref = ctx.pr(params.pr)
     full = params.detail == "full"
-    after = decode_cursor(params.cursor, NAME, _scope(ref, params.detail)) if params.cursor else None
+    scope = _scope(ref, params.detail)
+    cursor = read_cursor(params.cursor, NAME, scope) if params.cursor else None
+    after = cursor.position if cursor else None
     wait = bool(params.wait) and after is None
-    out = watch(ctx, ref, wait=wait, bail_on_first=bool(params.bail_on_first),
-                         timeout_s=float(params.timeout_seconds or DEFAULT_TIMEOUT_S))
+    held = fetch_or_reuse(ctx, NAME, {**scope, "pr": pr_key(ref)}, cursor and cursor.snapshot, [ref],
+                          lambda: watch(ctx, ref, wait=wait, bail_on_first=bool(params.bail_on_first),
+                                        timeout_s=float(params.timeout_seconds or DEFAULT_TIMEOUT_S)))
+    out = held.value  # shared with other pages when it is a snapshot: read it, never change it
+    if held.from_snapshot:  # a later page is one look at the snapshot's CI state, as a re-fetch would be
+        out = replace(out, ended="immediate", polls=1, waited_s=0.0)
     snap = out.snapshot
     if after is not None and after.get("h") != snap.head_sha:
         raise PrAgentError("cursor_mismatch", "The PR's CI results changed since this cursor was issued (a new "
@@ -197,8 +207,8 @@ def handle(ctx: Context, params: GetFailingTestsInput) -> GetFailingTestsOutput:
     failures = report.sorted_failures(out.analyses)
     remaining = [f for f in failures if after is None or f["_key"] > after["k"]]
     page, more = remaining[:PAGE_SIZE], len(remaining) > PAGE_SIZE
-    next_cursor = (encode_cursor(NAME, _scope(ref, params.detail), {"h": snap.head_sha, "k": page[-1]["_key"]})
-                   if more and page else None)
+    next_cursor = (encode_cursor(NAME, scope, {"h": snap.head_sha, "k": page[-1]["_key"]},
+                                 snapshot=held.snapshot_id) if more and page else None)
     checks = snap.rollup.checks
     runs = report.workflow_runs(checks)
     first_run = next((a.check.run_id for a in out.analyses if a.check.run_id), None)
@@ -223,6 +233,7 @@ def handle(ctx: Context, params: GetFailingTestsInput) -> GetFailingTestsOutput:
         "poll_info": report.poll_info(out, status, env_poll_hint(ctx.env)),
         "wait_info": {"waited_seconds": round(out.waited_s, 1), "polls": out.polls, "ended": out.ended}
         if out.ended != "immediate" else None,
+        "as_of": held.as_of, "from_snapshot": held.from_snapshot,
         "notice": UNTRUSTED_NOTICE,
     })
 

@@ -69,6 +69,8 @@ def render(out: dict[str, Any]) -> str:
             lines.append(terminal_safe(f"{_ICON[c['bucket']]} {c['name']}{req}: {c['state'].lower()}{link}"))
     if out.get("poll_info"):
         lines += ["", terminal_safe(out["poll_info"]["message"])]
+    if out.get("from_snapshot"):
+        lines += ["", f"(from the snapshot read at {out['as_of']}; call without cursor for fresh data)"]
     if out.get("nextCursor"):
         lines += ["", f"more: --cursor {out['nextCursor']}"]
     return "\n".join(lines).rstrip() + "\n"

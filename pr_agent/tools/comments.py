@@ -8,12 +8,13 @@ from typing import Any, Literal
 from pydantic import Field
 
 from pr_agent.context import Context
-from pr_agent.paging import decode_cursor, encode_cursor
+from pr_agent.paging import encode_cursor, read_cursor
 from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register, stored
 from pr_agent.review import commands
 from pr_agent.review.authors import normalize_login
 from pr_agent.review.feedback import build_items
 from pr_agent.review.fetch import fetch_feedback
+from pr_agent.snapshots import AS_OF_DESCRIPTION, FROM_SNAPSHOT_DESCRIPTION, fetch_or_reuse, pr_key
 from pr_agent.textsafe import one_line, terminal_safe
 
 NAME = "find_unresolved_comments"
@@ -161,6 +162,8 @@ class FindUnresolvedCommentsOutput(OutputModel):
     comments: list[FeedbackItem]
     nextCursor: str | None = Field(None, description="Present only when more items exist; pass it back as cursor.")
     summary: Summary
+    as_of: str = Field(description=AS_OF_DESCRIPTION)
+    from_snapshot: bool = Field(description=FROM_SNAPSHOT_DESCRIPTION)
     notice: str = Field(description="How to treat the text in comment bodies.")
 
 
@@ -179,9 +182,12 @@ def handle(ctx: Context, params: FindUnresolvedCommentsInput) -> FindUnresolvedC
     sort = params.sort or "chronological"
     scope = {"pr": str(ref).lower(), "bots": params.include_bots, "excluded": excluded,
              "outdated": params.include_outdated, "sort": sort, "parse": params.parse_review_bodies}
-    after = decode_cursor(params.cursor, NAME, scope) if params.cursor else None
-
-    feedback = fetch_feedback(ctx.gh, ref, full=params.detail == "full")
+    cursor = read_cursor(params.cursor, NAME, scope) if params.cursor else None
+    after = cursor.position if cursor else None
+    full = params.detail == "full"
+    held = fetch_or_reuse(ctx, NAME, {**scope, "pr": pr_key(ref), "full": full}, cursor and cursor.snapshot,
+                          [ref], lambda: fetch_feedback(ctx.gh, ref, full=full))
+    feedback = held.value  # shared with other pages when it is a snapshot: read it, never change it
     items, skipped_resolved, body_stats = build_items(feedback, ref, full=params.detail == "full",
                                                       parse_bodies=bool(params.parse_review_bodies))
     kept = [
@@ -193,7 +199,8 @@ def handle(ctx: Context, params: FindUnresolvedCommentsInput) -> FindUnresolvedC
     kept.sort(key=lambda it: _sort_key(it, sort))
     remaining = [it for it in kept if after is None or _sort_key(it, sort) > after]
     page, more = remaining[:PAGE_SIZE], len(remaining) > PAGE_SIZE
-    next_cursor = encode_cursor(NAME, scope, _sort_key(page[-1], sort)) if more and page else None
+    next_cursor = (encode_cursor(NAME, scope, _sort_key(page[-1], sort), snapshot=held.snapshot_id)
+                   if more and page else None)
 
     by_author = Counter(it["author"] for it in kept)
     return FindUnresolvedCommentsOutput(
@@ -216,6 +223,8 @@ def handle(ctx: Context, params: FindUnresolvedCommentsInput) -> FindUnresolvedC
             findings_already_in_threads=body_stats.duplicates_of_threads,
             reposted_findings_merged=body_stats.reposts_merged,
         ),
+        as_of=held.as_of,
+        from_snapshot=held.from_snapshot,
         notice=UNTRUSTED_NOTICE,
     )
 
@@ -248,6 +257,8 @@ def render(out: dict[str, Any]) -> str:
         if ac.get("resolve_command"):
             lines.append(f"  resolve: {ac['resolve_command']}")
         lines.append("")
+    if out.get("from_snapshot"):
+        lines.append(f"(from the snapshot read at {out['as_of']}; call without cursor for fresh data)")
     if out.get("nextCursor"):
         lines.append(f"more: --cursor {out['nextCursor']}")
     return "\n".join(lines).rstrip() + "\n"

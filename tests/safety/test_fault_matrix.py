@@ -60,7 +60,7 @@ def assert_typed_error(code: int, data: dict[str, Any], outcome: tuple[Any, bool
 def comparable(out: Any) -> Any:
     """The answer without what legitimately differs between two identical calls."""
     if isinstance(out, dict):
-        return {k: comparable(v) for k, v in out.items() if k not in ("waited_seconds", "nextCursor")}
+        return {k: comparable(v) for k, v in out.items() if k not in ("waited_seconds", "nextCursor", "as_of")}
     if isinstance(out, list):
         return [comparable(v) for v in out]
     return out
