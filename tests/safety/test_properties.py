@@ -26,7 +26,8 @@ from pr_agent.tools.checks_view import parse_job_log_uri
 from pr_agent.tools.conflicts import _comment
 from tests.safety.hostile import BRANCHES, PATHS, TEST_NAMES, TEXTS, UNSAFE_ON_TERMINAL, intended_argvs
 
-SETTINGS = settings(max_examples=300, deadline=1000, suppress_health_check=[HealthCheck.too_slow])
+# No per-example deadline: a wall-clock limit fails on a busy machine (speed is measured in bench/).
+SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 hostile = st.sampled_from([*TEXTS, *BRANCHES, *PATHS, *TEST_NAMES])
 # text that reaches deep: shell metacharacters, quotes, options, controls, bidi, separators runners use
 pieces = st.sampled_from(["$(", ")", "`", "'", '"', ";", "&&", "|", "\\", "-", "--", "::", " › ", "/", " > ", ".",

@@ -56,7 +56,8 @@ line_st = st.lists(
 ).map("".join)
 log_st = st.lists(line_st, max_size=80)
 
-SETTINGS = settings(max_examples=150, deadline=2000, suppress_health_check=[HealthCheck.too_slow])
+# No per-example deadline: a wall-clock limit fails on a busy machine; speed is measured in bench/ (figure 3).
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS
