@@ -37,6 +37,21 @@ class _Proc:
         assert self.p.stdout is not None
         self.sel.register(self.p.stdout, selectors.EVENT_READ)
 
+    def __enter__(self) -> _Proc:
+        return self
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        if exc_type is not None:
+            self.p.kill()  # a failed session leaves no server behind
+        self.close()
+
+    def initialize(self, timeout: float) -> None:
+        """The MCP handshake: initialize (id 1), then the initialized notification."""
+        self.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": PROTOCOL, "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}})
+        self.reply(1, timeout)
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
     def send(self, msg: dict[str, Any]) -> None:
         assert self.p.stdin is not None
         self.p.stdin.write(json.dumps(msg).encode() + b"\n")
@@ -108,12 +123,8 @@ def session(argv: list[str], env: dict[str, str] | None = None, call: tuple[str,
             timeout: float = 120) -> Session:
     """Spawn the server, initialize, list tools (timed from spawn), optionally call one tool, close."""
     start = time.perf_counter()
-    proc = _Proc(argv, env)
-    try:
-        proc.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": PROTOCOL, "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}})
-        proc.reply(1, timeout)
-        proc.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    with _Proc(argv, env) as proc:
+        proc.initialize(timeout)
         proc.send({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}})
         listed, _ = proc.reply(2, timeout)
         elapsed = time.perf_counter() - start
@@ -124,11 +135,6 @@ def session(argv: list[str], env: dict[str, str] | None = None, call: tuple[str,
             msg, size = proc.reply(3, timeout)
             out.call_bytes, out.call_result = size, msg.get("result")
         out.max_rss_mb = proc.peak_rss_mb()
-    except BaseException:
-        proc.p.kill()
-        proc.close()
-        raise
-    proc.close()
     return out
 
 
@@ -136,13 +142,9 @@ def pages(argv: list[str], env: dict[str, str] | None, tool: str, arguments: dic
           before_call: Callable[[], None] | None = None, timeout: float = 300) -> list[dict[str, Any]]:
     """Spawn the server and call ``tool`` following nextCursor to the last page, all in one session; the
     structuredContent of each page. ``before_call`` runs before each tools/call (e.g. to mark a request count)."""
-    proc = _Proc(argv, env)
     out: list[dict[str, Any]] = []
-    try:
-        proc.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": PROTOCOL, "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}})
-        proc.reply(1, timeout)
-        proc.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    with _Proc(argv, env) as proc:
+        proc.initialize(timeout)
         cursor: str | None = None
         while True:
             if before_call:
@@ -159,9 +161,4 @@ def pages(argv: list[str], env: dict[str, str] | None, tool: str, arguments: dic
             cursor = out[-1].get("nextCursor")
             if not cursor:
                 break
-    except BaseException:
-        proc.p.kill()
-        proc.close()
-        raise
-    proc.close()
     return out
