@@ -15,6 +15,9 @@ from pr_agent.refs import PRRef, resolve_pr
 if TYPE_CHECKING:
     from pr_agent.snapshots import SnapshotStore
 
+# MCP clients time a silent request out at about 60 s (MCP Inspector: -32001): a wait on a call without a
+# progress token answers before that (GH_PR_AGENT_MCP_WAIT_LIMIT overrides, for tests)
+MCP_WAIT_LIMIT_S = 45.0
 ProgressFn = Callable[[float, float | None, str], None]
 
 
@@ -28,6 +31,9 @@ class Context:
     cancel: threading.Event = field(default_factory=threading.Event)
     snapshots: SnapshotStore | None = None  # the MCP server's paging snapshots; None in the CLI
     touched: list[PRRef] = field(default_factory=list)  # every PR this call resolved (write tools invalidate them)
+    # the longest a wait may block before answering with the pending state (MCP calls without a progress
+    # token: clients time a silent request out at about 60 s); None = the tool's own timeout only (the CLI)
+    wait_limit_s: float | None = None
 
     def __post_init__(self) -> None:
         if self.gh.cancel is None:

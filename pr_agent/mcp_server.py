@@ -10,6 +10,7 @@ request; a write tool call drops the snapshots of the PRs it touched.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sys
@@ -21,16 +22,17 @@ import anyio.to_thread
 import mcp_types as types
 import orjson
 from mcp.server import Server
-from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
 from pr_agent import __version__
-from pr_agent.context import Context
+from pr_agent.context import MCP_WAIT_LIMIT_S, Context
 from pr_agent.errors import PrAgentError
+from pr_agent.mcp_stdio import Calls, quiet_exit_hook, serve_stdio
 from pr_agent.registry import Tool, all_tools, run_tool
 from pr_agent.snapshots import SnapshotStore, pr_key
 
 CAPABILITIES_URI = "pr-agent://capabilities"
+TOOL_THREADS = 256  # tool calls' own worker threads (a long wait holds one), apart from the transport's
 
 INSTRUCTIONS_HEAD = """\
 gh-pr-agent answers questions about one GitHub pull request, using the user's own `gh` login.
@@ -83,33 +85,56 @@ def _text(data: Any) -> str:
     return orjson.dumps(data).decode()
 
 
-def error_result(err: PrAgentError) -> types.CallToolResult:
+def error_result(err: PrAgentError, closing: str | None = None) -> types.CallToolResult:
+    if closing and err.code == "cancelled":
+        err = PrAgentError("cancelled", closing, suggestion="Start the server again and repeat the call.",
+                           details={**err.details, "reason": "shutdown"})
     return types.CallToolResult(content=[types.TextContent(type="text", text=err.human())],
                                 structured_content=err.envelope(), is_error=True)
 
 
-class InFlight:
-    """Counts tool calls in progress, so stdin EOF can wait for their replies before the server exits."""
+class InFlight(Calls):
+    """The tool calls in progress: counted (stdin EOF waits for their replies) and cancellable all at once."""
 
     def __init__(self) -> None:
         self.count = 0
+        self.active: dict[int, Context] = {}
+        self.closing: str | None = None  # set on shutdown: calls still arriving are cancelled at once
 
-    async def drained(self, settle: float = 0.2) -> None:
-        # a request read just before EOF may not have reached its handler yet: require a quiet period
-        quiet = 0.0
-        while quiet < settle:
-            await anyio.sleep(0.02)
-            quiet = quiet + 0.02 if self.count == 0 else 0.0
+    def add(self, ctx: Context) -> int:
+        self.count += 1
+        self.active[id(ctx)] = ctx
+        if self.closing:
+            ctx.cancel.set()
+        return id(ctx)
+
+    def remove(self, key: int) -> None:
+        self.count -= 1
+        self.active.pop(key, None)
+
+    def cancel_all(self, reason: str) -> None:
+        self.closing = reason
+        for ctx in list(self.active.values()):
+            ctx.cancel.set()  # each worker kills its gh child (within 0.1 s) and returns a `cancelled` error
+
+
+def _wait_limit(env: dict[str, str]) -> float:
+    try:
+        return max(0.1, float(env.get("GH_PR_AGENT_MCP_WAIT_LIMIT", MCP_WAIT_LIMIT_S)))
+    except ValueError:
+        return MCP_WAIT_LIMIT_S
 
 
 def build_server(tools: dict[str, Tool] | None = None, selection: dict[str, Any] | None = None,
                  inflight: InFlight | None = None, snapshots: SnapshotStore | None = None) -> Server[Any]:
     tools = tools if tools is not None else all_tools()
     inflight = inflight or InFlight()
+    limiter = anyio.CapacityLimiter(TOOL_THREADS)
+    wait_limit = _wait_limit(dict(os.environ))
     store = snapshots if snapshots is not None else SnapshotStore.from_env(os.environ)
     listed = [
         types.Tool(name=t.name, title=t.title, description=t.description, input_schema=t.input_schema(),
-                   output_schema=t.output_schema(),
+                   output_schema=t.wire_output_schema(),
                    annotations=types.ToolAnnotations(title=t.title, read_only_hint=t.annotations.read_only,
                                                      destructive_hint=t.annotations.destructive,
                                                      idempotent_hint=t.annotations.idempotent,
@@ -132,7 +157,8 @@ def build_server(tools: dict[str, Tool] | None = None, selection: dict[str, Any]
                 details={"field": "name", "value": params.name[:100], "reason": "unknown tool"},
                 repair=None))
         progress = _progress_sender(ctx)
-        call_ctx = Context(progress=progress, snapshots=store)
+        # without a progress token nothing keeps the client's request timer alive: answer within the bound
+        call_ctx = Context(progress=progress, snapshots=store, wait_limit_s=None if progress else wait_limit)
         writes = not tool.annotations.read_only
 
         def drop_touched() -> None:  # a write may have happened (even when it failed): drop what it touched
@@ -146,16 +172,16 @@ def build_server(tools: dict[str, Tool] | None = None, selection: dict[str, Any]
             finally:
                 drop_touched()  # in the worker, so also after a cancelled call's write that still landed
 
-        inflight.count += 1
+        key = inflight.add(call_ctx)
         try:
-            out = await anyio.to_thread.run_sync(run, abandon_on_cancel=True)
+            out = await anyio.to_thread.run_sync(run, abandon_on_cancel=True, limiter=limiter)
         except PrAgentError as err:
-            return error_result(err)
+            return error_result(err, inflight.closing)
         except anyio.get_cancelled_exc_class():
             call_ctx.cancel.set()  # the worker thread kills its gh child and stops waiting
             raise
         finally:
-            inflight.count -= 1
+            inflight.remove(key)
             drop_touched()  # at once too: a cancelled call's worker may finish later
         return types.CallToolResult(content=[types.TextContent(type="text", text=_text(out))],
                                     structured_content=out, is_error=False)
@@ -178,7 +204,7 @@ def build_server(tools: dict[str, Tool] | None = None, selection: dict[str, Any]
 
     async def read_resource(ctx: Any, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
         if job_logs and str(params.uri).startswith("pr-agent://job-log/"):
-            return await _job_log_resource(str(params.uri))
+            return await _job_log_resource(str(params.uri), limiter)
         if str(params.uri) != CAPABILITIES_URI:
             raise MCPError(-32602, f"Unknown resource: {params.uri}", {"uri": str(params.uri),
                                                                         "known": [CAPABILITIES_URI]})
@@ -190,7 +216,7 @@ def build_server(tools: dict[str, Tool] | None = None, selection: dict[str, Any]
                   on_list_resource_templates=list_resource_templates)
 
 
-async def _job_log_resource(uri: str) -> types.ReadResourceResult:
+async def _job_log_resource(uri: str, limiter: anyio.CapacityLimiter) -> types.ReadResourceResult:
     """pr-agent://job-log/[HOST/]OWNER/REPO/JOB_ID: the job's full log, fetched through gh."""
     from pr_agent.tools.checks_view import JOB_LOG_TEMPLATE, parse_job_log_uri, read_job_log
 
@@ -201,7 +227,7 @@ async def _job_log_resource(uri: str) -> types.ReadResourceResult:
     call_ctx = Context()
     try:
         text = await anyio.to_thread.run_sync(lambda: read_job_log(call_ctx, owner, repo, job_id, host),
-                                              abandon_on_cancel=True)
+                                              abandon_on_cancel=True, limiter=limiter)
     except PrAgentError as err:
         raise MCPError(-32002 if err.code == "not_found" else -32603, err.human(), err.envelope()["error"]) from None
     except anyio.get_cancelled_exc_class():
@@ -217,10 +243,16 @@ def _progress_sender(ctx: Any) -> Any:
         token = meta.get("progress_token") if isinstance(meta, dict) else getattr(meta, "progress_token", None)
     if token is None:
         return None
+    last = [0.0]
 
     def send(done: float, total: float | None, message: str) -> None:
+        # the spec: progress MUST increase with every notification, even when the work done did not (another
+        # poll with the same checks still running): nudge it up, and drop a total it would pass
+        value = done if done > last[0] else last[0] + 0.001
+        last[0] = value
         try:
-            anyio.from_thread.run(ctx.session.send_progress_notification, token, done, total, message)
+            anyio.from_thread.run(ctx.session.send_progress_notification, token, round(value, 3),
+                                  total if total is not None and total >= value else None, message)
         except Exception:  # progress is best effort; never fail a call over it
             logging.getLogger("gh-pr-agent").debug("progress notification failed", exc_info=True)
 
@@ -232,23 +264,12 @@ def serve(tools: dict[str, Tool] | None = None, selection: dict[str, Any] | None
     inflight = InFlight()
     server = build_server(tools, selection, inflight)
 
-    async def main() -> None:
-        async with stdio_server() as (read_stream, write_stream):
-            send, receive = anyio.create_memory_object_stream[Any](64)
+    async def run(read_stream: Any, write_stream: Any) -> None:
+        await server.run(read_stream, write_stream, server.create_initialization_options())
 
-            async def pump() -> None:
-                # forward stdin; on EOF keep the connection open until every in-flight call has replied
-                async with send:
-                    async for message in read_stream:
-                        await send.send(message)
-                    await inflight.drained()
-
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(pump)
-                await server.run(receive, write_stream, server.create_initialization_options())
-                tg.cancel_scope.cancel()
-
-    anyio.run(main)
+    with contextlib.suppress(KeyboardInterrupt):
+        anyio.run(serve_stdio, run, inflight)
+    quiet_exit_hook()
 
 
 __all__ = ["build_server", "serve"]

@@ -14,7 +14,7 @@ import sys
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -26,7 +26,11 @@ BUILTIN = "x-builtin-default"
 
 
 class InputModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False)
+    """Tool arguments. Strict: a value is accepted only when the published inputSchema admits it — no
+    ``"yes"``/``"false"``/``0`` for a boolean, no ``"5"`` or ``true`` for an integer (the only lenient step is
+    JSON's own: an integral number such as ``5.0`` is an integer, as JSON Schema says)."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False, strict=True)
 
 
 class OutputModel(BaseModel):
@@ -100,7 +104,13 @@ class Tool:
         return publishable_schema(self.input_model)
 
     def output_schema(self) -> dict[str, Any]:
+        """The schema of a successful result (the output model's)."""
         return publishable_schema(self.output_model)
+
+    def wire_output_schema(self) -> dict[str, Any]:
+        """The published ``outputSchema``: a success, or an error result carrying the envelope (see
+        :func:`admit_error_envelope`)."""
+        return admit_error_envelope(self.output_schema())
 
     def stored_fields(self) -> dict[str, Any]:
         """field name -> built-in default, for every 💾 field."""
@@ -119,7 +129,7 @@ class Tool:
             "description": self.description,
             "annotations": self.annotations.wire(self.title),
             "inputSchema": self.input_schema(),
-            "outputSchema": self.output_schema(),
+            "outputSchema": self.wire_output_schema(),
         }
 
 
@@ -138,6 +148,35 @@ def publishable_schema(model: type[BaseModel]) -> dict[str, Any]:
     schema = copy.deepcopy(model.model_json_schema(by_alias=True, mode="serialization"))
     _strip_null_defaults(schema)
     return schema
+
+
+ERROR_RESULT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "An isError result: the error envelope.",
+    "properties": {"error": {
+        "type": "object",
+        "properties": {
+            "code": {"type": "string"}, "message": {"type": "string"},
+            "category": {"enum": ["user", "api", "logical"]}, "details": {"type": "object"},
+            "suggestion": {"type": "string"}, "temporary": {"type": "boolean"},
+            "retry_after_ms": {"type": ["integer", "null"]}, "repair": {"type": ["object", "null"]},
+        },
+        "required": ["code", "message", "category", "details", "suggestion", "temporary", "retry_after_ms",
+                     "repair"],
+    }},
+    "required": ["error"],
+    "additionalProperties": False,
+}
+
+
+def admit_error_envelope(success: dict[str, Any]) -> dict[str, Any]:
+    """``{type: object, anyOf: [success, error result]}``. TypeScript-SDK clients validate an error result's
+    structuredContent against the tool's outputSchema too (and throw -32602 when it does not match), so the
+    schema says what the tool really returns: its output, or ``{"error": envelope}`` (docs/mcp.md)."""
+    defs = success.pop("$defs", None)
+    wire: dict[str, Any] = {"type": "object", "anyOf": [success, {"$ref": "#/$defs/ToolError"}]}
+    wire["$defs"] = {**(defs or {}), "ToolError": ERROR_RESULT_SCHEMA}
+    return wire
 
 
 TOOLS: dict[str, Tool] = {}
@@ -205,7 +244,7 @@ def run_tool(tool: Tool, ctx: Context, arguments: dict[str, Any] | None) -> dict
                                suggestion=f"Call {tool.name} with an object of named arguments.",
                                details={"field": "(arguments)", "reason": "not an object"})
         try:
-            params = tool.input_model.model_validate(arguments or {})
+            params = tool.input_model.model_validate(json_integers(tool.input_model, arguments or {}))
         except ValidationError as exc:
             raise validation_error(tool, exc, arguments) from None
         from pr_agent.prefs import Preferences
@@ -223,6 +262,23 @@ def run_tool(tool: Tool, ctx: Context, arguments: dict[str, Any] | None) -> dict
             suggestion="Retry with GH_PR_AGENT_DEBUG=1 and report the traceback it prints on stderr.",
             details={"exception": type(exc).__name__},
         ) from exc
+
+
+def _takes_int(annotation: Any) -> bool:
+    if annotation is int:
+        return True
+    return any(_takes_int(a) for a in get_args(annotation))
+
+
+def json_integers(model: type[BaseModel], arguments: dict[str, Any]) -> dict[str, Any]:
+    """JSON Schema counts ``5.0`` as an integer; strict pydantic does not: pass integral floats as ints."""
+    out = dict(arguments)
+    for name, value in arguments.items():
+        info = model.model_fields.get(name)
+        if (info is not None and isinstance(value, float) and value.is_integer()
+                and _takes_int(info.annotation)):
+            out[name] = int(value)
+    return out
 
 
 def dump_output(output: BaseModel) -> dict[str, Any]:

@@ -192,4 +192,7 @@ def poll_info(out: Outcome, status: str, retry_after: int) -> dict[str, Any] | N
     else:
         msg = f"CI still running ({len(pending)} of {len(out.snapshot.rollup.checks)} checks pending: {names}); " \
               f"check back in {retry_after}s, or call with wait=true."
+    if out.ended == "wait_limit":
+        msg += (f" Waited {out.waited_s:.0f}s, the most this server waits on a call without a progressToken; "
+                "call again with wait=true to keep waiting, or pass a progressToken to wait up to timeout_seconds.")
     return {"message": msg, "retry_after_seconds": retry_after}

@@ -28,7 +28,7 @@ from pr_agent.refs import PRRef
 
 DEFAULT_INTERVAL_S = 15.0
 DEFAULT_GRACE_S = 120.0
-Ended = Literal["immediate", "complete", "first_failure", "no_checks", "stale_head"]
+Ended = Literal["immediate", "complete", "first_failure", "no_checks", "stale_head", "wait_limit"]
 
 
 def _env_seconds(env: Mapping[str, str], name: str, default: float, low: float = 0.05) -> float:
@@ -149,6 +149,9 @@ def watch(ctx: Context, ref: PRRef, *, wait: bool, bail_on_first: bool, timeout_
             return Outcome(snap, analyses, "complete", st.polls, waited)
         _progress(ctx, snap, waited)
         now = time.monotonic()
+        limit = ctx.wait_limit_s
+        if limit is not None and limit < timeout_s and now - st.start >= limit:
+            return Outcome(snap, analyses, "wait_limit", st.polls, now - st.start)
         if now >= deadline:
             raise PrAgentError(
                 "wait_timeout",
@@ -159,7 +162,8 @@ def watch(ctx: Context, ref: PRRef, *, wait: bool, bail_on_first: bool, timeout_
                          "last_state": last_state(snap, analyses)},
                 repair=tool_repair("get_failing_tests", {"pr": ref.qualified, "wait": True},
                                    "Call again to keep waiting for CI."))
-        if ctx.wait(min(interval, max(0.0, deadline - now))):
+        until = deadline if limit is None else min(deadline, st.start + limit)
+        if ctx.wait(min(interval, max(0.0, until - now))):
             raise _cancelled(waited)
 
 

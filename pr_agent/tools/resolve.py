@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
@@ -27,10 +27,11 @@ class ResolveReviewThreadInput(InputModel):
         None, pattern=f"^{_NODE_ID}$",
         description="Review thread node id (PRRT_…), as in find_unresolved_comments' thread_id. "
         "Omitted means comment_id identifies the thread.")
-    comment_id: str | None = Field(
-        None, pattern=rf"^(?:[0-9]{{1,20}}|{_NODE_ID})$",
-        description="Any comment of the thread: its node id (PRRC_…) or numeric REST id. "
-        "Omitted means thread_id identifies the thread.")
+    comment_id: Annotated[int, Field(ge=1, le=2**63 - 1)] | Annotated[
+        str, Field(pattern=rf"^(?:[0-9]{{1,20}}|{_NODE_ID})$")] | None = Field(
+        None, description="Any comment of the thread: its node id (PRRC_…) or numeric REST id (the integer id "
+        "find_unresolved_comments returns, or the same digits as a string). Omitted means thread_id identifies "
+        "the thread.")
     prefer: Literal["thread", "comment"] = Field(
         "thread", description="Which id wins when both are given. Omitted means thread.")
     reply: str | None = Field(
@@ -204,7 +205,7 @@ def handle(ctx: Context, params: ResolveReviewThreadInput) -> ResolveReviewThrea
         state = _lookup_thread(ctx, ref, params.thread_id)
     else:
         assert params.comment_id
-        state = _scan_for_comment(ctx, ref, params.comment_id)
+        state = _scan_for_comment(ctx, ref, str(params.comment_id))
     speaker = _speaker(state)
     if state.is_resolved:
         note = " The reply was not posted." if params.reply else ""

@@ -1,14 +1,18 @@
-"""The MCP server under abuse, over raw JSON-RPC on stdio: 50 concurrent calls, malformed input,
-unknown methods, nothing but protocol on stdout, and no reply lost when stdin closes."""
+"""The MCP server under abuse, over raw JSON-RPC on stdio: 50 concurrent calls, malformed input (each answered
+with its JSON-RPC error), an oversized line, unknown methods, nothing but protocol on stdout, and a reply
+still sent for a call that arrived just before stdin closed. Load and shutdown: test_mcp_load.py."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from typing import Any
 
 import orjson
 
+from pr_agent.mcp_stdio import MAX_LINE_BYTES
+from tests.e2e.mcp_raw import RawSession, call
 from tests.e2e.worlds import feedback_world
 
 
@@ -36,35 +40,62 @@ def run_raw(agent: Any, payload: bytes, timeout: float = 180) -> Raw:
     return [orjson.loads(line) for line in lines], proc  # every stdout line must be JSON
 
 
-def test_fifty_concurrent_calls_and_eof_loses_nothing(agent) -> None:
+def test_fifty_concurrent_calls_then_eof(agent) -> None:
     a = agent(feedback_world())
     sorts = ["chronological", "by_file", "by_author"]
-    calls = b"".join(
-        rpc(i, "tools/call", {"name": "find_unresolved_comments",
-                              "arguments": {"pr": "acme/widgets#7", "sort": sorts[i % 3]}})
-        for i in range(1, 51))
-    messages, proc = run_raw(a, HANDSHAKE + rpc(99, "tools/list") + calls)  # stdin closes right after
-    assert proc.returncode == 0, proc.stderr.decode()[-2000:]
-    replies = {m["id"]: m for m in messages if "id" in m}
-    assert set(range(1, 51)) <= set(replies), sorted(set(range(1, 51)) - set(replies))
-    for i in range(1, 51):
-        result = replies[i]["result"]
-        assert result["isError"] is False and result["structuredContent"]["total_unresolved"] == 9
-        assert result["structuredContent"]["comments"][0]["id"]  # a real answer, per its own sort
-    assert len(replies[99]["result"]["tools"]) >= 2
-    assert all(m.get("jsonrpc") == "2.0" for m in messages)
+    s = RawSession(a.env())
+    try:
+        s.handshake()
+        s.send(rpc(99, "tools/list") + b"".join(
+            call(i, "find_unresolved_comments", {"pr": "acme/widgets#7", "sort": sorts[i % 3]}) for i in range(1, 51)))
+        replies = {i: s.reply(i, 120) for i in range(1, 51)}
+        for i in range(1, 51):
+            result = replies[i]["result"]
+            assert result["isError"] is False and result["structuredContent"]["total_unresolved"] == 9
+            assert result["structuredContent"]["comments"][0]["id"]  # a real answer, per its own sort
+        assert len(s.reply(99)["result"]["tools"]) >= 2
+        started = time.monotonic()
+        s.close_stdin()  # nothing in flight: the server exits at once
+        s.proc.wait(timeout=10)
+        assert s.proc.returncode == 0 and time.monotonic() - started < 2
+        assert b"Traceback" not in s.stderr
+    finally:
+        s.stop()
 
 
-def test_malformed_input_and_unknown_methods_keep_the_server_serving(agent) -> None:
+def test_a_quick_call_sent_just_before_eof_still_answers(agent) -> None:
     a = agent(feedback_world())
-    payload = (HANDSHAKE + b"{this is not json\n" + b"[1, 2, 3]\n" + rpc(2, "no/such/method")
+    messages, proc = run_raw(a, HANDSHAKE + rpc(1, "tools/call", {"name": "find_unresolved_comments",
+                                                                   "arguments": {"pr": "acme/widgets#7"}}))
+    assert proc.returncode == 0
+    reply = next(m for m in messages if m.get("id") == 1)
+    assert reply["result"]["isError"] is False and reply["result"]["structuredContent"]["total_unresolved"] == 9
+
+
+def test_malformed_json_rpc_is_answered_and_the_server_keeps_serving(agent) -> None:
+    a = agent(feedback_world())
+    huge = b'{"jsonrpc":"2.0","id":50,"method":"tools/call","params":{"name":"x","arguments":{"pr":"' \
+        + b"x" * (MAX_LINE_BYTES + 10) + b'"}}}\n'
+    payload = (HANDSHAKE + b"{this is not json\n" + b"[1, 2, 3]\n" + b'[{"jsonrpc":"2.0","id":7,"method":"ping"}]\n'
+               + b'"just a string"\n' + b'{"jsonrpc":"2.0","id":8,"method":"tools/list","params":[1,2]}\n'
+               + b'{"jsonrpc":"1.0","id":9,"method":"ping"}\n' + b'{"id":{"x":1},"method":"ping"}\n'
+               + b"\xff\xfe not utf-8\n" + huge
+               + rpc(2, "no/such/method")
                + rpc(3, "tools/call", {"name": "find_unresolved_comments", "arguments": "not-an-object"})
                + rpc(4, "tools/call", {"name": "find_unresolved_comments", "arguments": {"pr": "acme/widgets#7"}}))
     messages, proc = run_raw(a, payload)
-    assert proc.returncode == 0
-    replies = {m.get("id"): m for m in messages}
+    assert proc.returncode == 0 and b"Traceback" not in proc.stderr
+    errors = [m["error"] for m in messages if m.get("id") is None and "error" in m]
+    codes = [e["code"] for e in errors]
+    # not JSON, batch, batch of a request, a string, an object id, not UTF-8, the oversized line
+    assert codes == [-32700, -32600, -32600, -32600, -32600, -32700, -32600], errors
+    assert "batches are not supported" in errors[1]["message"]
+    assert f"the limit is {MAX_LINE_BYTES} bytes" in errors[-1]["message"]
+    replies = {m.get("id"): m for m in messages if m.get("id") is not None}
+    assert replies[9]["error"]["code"] == -32600  # JSON-RPC 1.0: refused, answered by its id
+    assert replies[8]["error"]["code"] == -32602 and "must be an object" in replies[8]["error"]["message"]
+    assert 7 not in replies and 50 not in replies  # inside a refused batch / line: never served
     assert replies[2]["error"]["code"] == -32601
     bad_args = replies[3]
     assert "error" in bad_args or bad_args["result"]["isError"] is True
     assert replies[4]["result"]["isError"] is False  # still serving after all that
-    assert b"Traceback" not in proc.stdout

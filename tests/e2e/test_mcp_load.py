@@ -1,0 +1,141 @@
+"""The MCP server under load and at shutdown, over raw JSON-RPC on stdio (real gh, fakehub): 60 long calls
+in flight leave ping and a quick call answering within a second, cancelling them stops every gh child
+within a second, stdin EOF cancels what is in flight and the server exits in a few seconds, a wait without
+a progress token answers within the client-safe bound, and progress strictly increases.
+
+These run with one gh binary (the newest): they measure the server, not gh."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import gh_binaries
+from tests.e2e.ci_worlds import FAST, pending_world, waiting_world
+from tests.e2e.conftest import Agent
+from tests.e2e.mcp_raw import RawSession, call, cancel, gh_children, rpc
+from tests.fakehub import Fault
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+PR = "acme/widgets#7"
+
+
+@pytest.fixture
+def one_agent(make_hub: Callable[..., Any], tmp_path: Path) -> Callable[..., Agent]:
+    found = gh_binaries()
+    assert found, "no gh binary"
+
+    def make(scenario: Any, **kw: Any) -> Agent:
+        return Agent(make_hub(scenario, **kw), found[-1][0], tmp_path / "home")
+
+    return make
+
+
+def _wait_until(pred: Callable[[], bool], timeout: float) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pred():
+            return True
+        time.sleep(0.05)
+    return pred()
+
+
+def test_sixty_long_calls_leave_ping_and_a_quick_call_answering(one_agent) -> None:
+    a = one_agent(pending_world())
+    a.hub.add_fault(Fault(match="graphql:PrChecks", kind="hang", delay_s=60, times=None))
+    s = RawSession(a.env(**FAST))
+    try:
+        s.handshake()
+        n = 60
+        s.send(b"".join(call(i, "get_failing_tests", {"pr": PR, "wait": True}, token=f"t{i}")
+                        for i in range(1, n + 1)))
+        # every call is inside gh, waiting on a GitHub that does not answer
+        assert _wait_until(lambda: len(gh_children(s.proc.pid)) >= n, 60), len(gh_children(s.proc.pid))
+        ping_s, pong = s.timed(rpc("p", "ping"), "p")
+        list_s, listed = s.timed(rpc("l", "tools/list"), "l")
+        quick_s, quick = s.timed(call("q", "find_unresolved_comments", {"pr": PR}), "q")  # a real GitHub call
+        assert pong["result"] == {} and len(listed["result"]["tools"]) == 7
+        assert quick["result"]["isError"] is False and quick["result"]["structuredContent"]["total_unresolved"] == 0
+        assert max(ping_s, list_s, quick_s) < 1.0, (ping_s, list_s, quick_s)
+        started = time.monotonic()
+        s.send(b"".join(cancel(i) for i in range(1, n + 1)))
+        assert _wait_until(lambda: not gh_children(s.proc.pid), 10)
+        stopped_s = time.monotonic() - started
+        assert stopped_s < 1.0, stopped_s
+        ping2_s, _ = s.timed(rpc("p2", "ping"), "p2")
+        assert ping2_s < 1.0
+        time.sleep(0.3)
+        assert not any(m.get("id") in range(1, n + 1) for m in s.drain())  # a cancelled request gets no reply
+        s.close_stdin()
+        s.proc.wait(timeout=10)
+        assert s.proc.returncode == 0 and b"Traceback" not in s.stderr, s.stderr[-2000:]
+    finally:
+        a.hub.clear_faults()
+        s.stop()
+
+
+def test_stdin_eof_cancels_waits_and_the_server_exits(one_agent) -> None:
+    a = one_agent(pending_world())
+    s = RawSession(a.env(**FAST))
+    try:
+        s.handshake()
+        s.send(b"".join(call(i, "get_failing_tests", {"pr": PR, "wait": True}, token=f"t{i}") for i in range(1, 6)))
+        s.wait_for(lambda m: m.get("method") == "notifications/progress", 60)  # the waits are polling
+        a.hub.add_fault(Fault(match="graphql:PrChecks", kind="hang", delay_s=60, times=None))
+        assert _wait_until(lambda: bool(gh_children(s.proc.pid)), 30)
+        started = time.monotonic()
+        s.close_stdin()
+        s.proc.wait(timeout=20)
+        exited_s = time.monotonic() - started
+        assert exited_s < 8, exited_s  # EOF grace (3 s) + the cancelled calls' replies
+        assert s.proc.returncode == 0 and b"Traceback" not in s.stderr, s.stderr[-2000:]
+        assert not gh_children(s.proc.pid)
+        time.sleep(0.2)
+        replies = {m["id"]: m for m in s.drain() if "id" in m}
+        for i in range(1, 6):  # nothing lost: every call answers, as cancelled by the shutdown
+            err = replies[i]["result"]["structuredContent"]["error"]
+            assert replies[i]["result"]["isError"] and err["code"] == "cancelled", replies[i]
+            assert "stdin EOF" in err["message"] and err["details"]["reason"] == "shutdown"
+    finally:
+        a.hub.clear_faults()
+        s.stop()
+
+
+def test_a_wait_without_progress_token_answers_within_the_bound(one_agent) -> None:
+    a = one_agent(pending_world())
+    s = RawSession(a.env(**FAST, GH_PR_AGENT_MCP_WAIT_LIMIT="2"))
+    try:
+        s.handshake()
+        took, reply = s.timed(call(1, "get_failing_tests", {"pr": PR, "wait": True}), 1, timeout=60)
+        sc = reply["result"]["structuredContent"]
+        assert reply["result"]["isError"] is False, sc
+        assert 2 <= took < 10, took
+        assert sc["status"] in ("pending", "running") and sc["wait_info"]["ended"] == "wait_limit"
+        assert sc["wait_info"]["polls"] >= 1 and sc["wait_info"]["waited_seconds"] >= 2
+        assert "call again with wait=true" in sc["poll_info"]["message"]
+        assert "progressToken" in sc["poll_info"]["message"]
+    finally:
+        s.stop()
+
+
+def test_progress_strictly_increases_and_a_token_waits_past_the_bound(one_agent) -> None:
+    a = one_agent(waiting_world(fail_at=12, finish_at=14))  # polls 1-11 all look alike: 3 checks not done
+    s = RawSession(a.env(**FAST, GH_PR_AGENT_MCP_WAIT_LIMIT="0.5"))
+    try:
+        s.handshake()
+        reply = s.reply(1, 60) if not s.send(call(1, "get_failing_tests", {"pr": PR, "wait": True},
+                                                   token="tok")) else None
+        assert reply is not None and reply["result"]["isError"] is False
+        assert reply["result"]["structuredContent"]["wait_info"]["ended"] == "first_failure"  # not wait_limit
+        progress = [m["params"] for m in s.drain() if m.get("method") == "notifications/progress"]
+        values = [p["progress"] for p in progress]
+        assert len(values) >= 8 and all(b > a_ for a_, b in itertools.pairwise(values)), values
+        assert all(p["progressToken"] == "tok" for p in progress)
+        assert all("total" not in p or p["total"] >= p["progress"] for p in progress)
+    finally:
+        s.stop()
