@@ -55,3 +55,17 @@ def agent(make_hub: Callable[..., Any], gh_path: str, tmp_path: Path) -> Callabl
         return Agent(make_hub(scenario, **kw), gh_path, tmp_path / "home")
 
     return make
+
+
+@pytest.fixture
+def one_agent(make_hub: Callable[..., Any], tmp_path: Path) -> Callable[..., Agent]:
+    """``agent`` with the newest gh only, for tests that measure our server rather than gh (MCP load, clients)."""
+    from tests.conftest import gh_binaries
+
+    found = gh_binaries()
+    assert found, "no gh binary"
+
+    def make(scenario: Any, **kw: Any) -> Agent:
+        return Agent(make_hub(scenario, **kw), found[-1][0], tmp_path / "home")
+
+    return make

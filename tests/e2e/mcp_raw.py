@@ -143,3 +143,4 @@ class RawSession:
             except subprocess.TimeoutExpired:
                 os.kill(self.proc.pid, 9)
                 self.proc.wait()
+

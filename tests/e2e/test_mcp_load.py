@@ -11,29 +11,15 @@ import itertools
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.conftest import gh_binaries
 from tests.e2e.ci_worlds import FAST, pending_world, waiting_world
-from tests.e2e.conftest import Agent
 from tests.e2e.mcp_raw import RawSession, call, cancel, gh_children, rpc
 from tests.fakehub import Fault
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
 PR = "acme/widgets#7"
-
-
-@pytest.fixture
-def one_agent(make_hub: Callable[..., Any], tmp_path: Path) -> Callable[..., Agent]:
-    found = gh_binaries()
-    assert found, "no gh binary"
-
-    def make(scenario: Any, **kw: Any) -> Agent:
-        return Agent(make_hub(scenario, **kw), found[-1][0], tmp_path / "home")
-
-    return make
 
 
 def _wait_until(pred: Callable[[], bool], timeout: float) -> bool:
@@ -54,8 +40,13 @@ def test_sixty_long_calls_leave_ping_and_a_quick_call_answering(one_agent) -> No
         n = 60
         s.send(b"".join(call(i, "get_failing_tests", {"pr": PR, "wait": True}, token=f"t{i}")
                         for i in range(1, n + 1)))
-        # every call is inside gh, waiting on a GitHub that does not answer
-        assert _wait_until(lambda: len(gh_children(s.proc.pid)) >= n, 60), len(gh_children(s.proc.pid))
+        # every call is inside gh, waiting on a GitHub that does not answer (each request reached fakehub)
+        def hanging() -> int:
+            return sum(r.fault == "hang" for r in a.hub.find_requests("POST", "/graphql", "PrChecks"))
+
+        assert _wait_until(lambda: hanging() >= n, 90), hanging()
+        assert len(gh_children(s.proc.pid)) >= n
+        time.sleep(0.5)  # let the last gh processes settle into waiting
         ping_s, pong = s.timed(rpc("p", "ping"), "p")
         list_s, listed = s.timed(rpc("l", "tools/list"), "l")
         quick_s, quick = s.timed(call("q", "find_unresolved_comments", {"pr": PR}), "q")  # a real GitHub call
