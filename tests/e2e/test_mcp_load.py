@@ -130,3 +130,23 @@ def test_progress_strictly_increases_and_a_token_waits_past_the_bound(one_agent)
         assert all("total" not in p or p["total"] >= p["progress"] for p in progress)
     finally:
         s.stop()
+
+
+def test_every_tool_at_once_on_fresh_servers(one_agent, tmp_path: Path) -> None:
+    """The first calls of a fresh server race on shared state (query fragments, snapshots, preferences, gh
+    discovery): fire every tool at once, twice each, on fresh servers."""
+    from tests.e2e.test_mcp_ts_client import CALLS, _world
+
+    a = one_agent(_world(tmp_path))
+    successes = [(n, args) for n, args, code in CALLS if code is None and n != "resolve_review_thread"]
+    for _ in range(2):
+        s = RawSession(a.env())
+        try:
+            s.handshake()
+            batch = [*successes, *successes]
+            s.send(b"".join(call(i, n, args) for i, (n, args) in enumerate(batch)))
+            for i, (name, _args) in enumerate(batch):
+                result = s.reply(i, 120)["result"]
+                assert result["isError"] is False, (name, result["content"][0]["text"][:300])
+        finally:
+            s.stop()
