@@ -236,6 +236,15 @@ def _short(value: Any) -> Any:
     return value
 
 
+def validate_arguments(tool: Tool, arguments: dict[str, Any]) -> InputModel:
+    """The tool's arguments as its input model, or an ``invalid_arguments`` error (accepts exactly what the
+    published inputSchema admits: tests/unit/test_validation_schema.py)."""
+    try:
+        return tool.input_model.model_validate(json_integers(tool.input_model, arguments))
+    except ValidationError as exc:
+        raise validation_error(tool, exc, arguments) from None
+
+
 def run_tool(tool: Tool, ctx: Context, arguments: dict[str, Any] | None) -> dict[str, Any]:
     """Validate, apply preferences, run; return the structured output. Raises PrAgentError only."""
     try:
@@ -243,10 +252,7 @@ def run_tool(tool: Tool, ctx: Context, arguments: dict[str, Any] | None) -> dict
             raise PrAgentError("invalid_arguments", "Tool arguments must be a JSON object.",
                                suggestion=f"Call {tool.name} with an object of named arguments.",
                                details={"field": "(arguments)", "reason": "not an object"})
-        try:
-            params = tool.input_model.model_validate(json_integers(tool.input_model, arguments or {}))
-        except ValidationError as exc:
-            raise validation_error(tool, exc, arguments) from None
+        params = validate_arguments(tool, arguments or {})
         from pr_agent.prefs import Preferences
 
         params = Preferences.load(ctx.env).apply(tool, params)
