@@ -25,6 +25,7 @@ class Session:
     tools: list[str]
     max_rss_mb: float
     call_bytes: int | None = None  # the whole JSON-RPC response line of tools/call
+    tools_list_bytes: int = 0  # the whole JSON-RPC response line of tools/list
     call_result: dict[str, Any] | None = None
 
 
@@ -126,9 +127,9 @@ def session(argv: list[str], env: dict[str, str] | None = None, call: tuple[str,
     with _Proc(argv, env) as proc:
         proc.initialize(timeout)
         proc.send({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}})
-        listed, _ = proc.reply(2, timeout)
+        listed, list_bytes = proc.reply(2, timeout)
         elapsed = time.perf_counter() - start
-        out = Session(elapsed, [t["name"] for t in listed["result"]["tools"]], 0.0)
+        out = Session(elapsed, [t["name"] for t in listed["result"]["tools"]], 0.0, tools_list_bytes=list_bytes)
         if call is not None:
             proc.send({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
                        "params": {"name": call[0], "arguments": call[1]}})

@@ -1,0 +1,92 @@
+"""find_unresolved_comments' context budget (docs/mcp.md, "Context budget"): what concise answers leave out,
+kept apart from what the items are.
+
+- **Reply chains are summarised** with ``detail="concise"``: an item keeps its last :data:`KEEP_REPLIES`
+  replies (each body at most :data:`REPLY_BODY_CHARS` characters), says how many there are
+  (``reply_count``) and how many were left out (``replies_omitted``); a body over :data:`BODY_CHARS`
+  is cut (``body_truncated``). ``detail="full"`` returns every reply whole.
+- **Over MCP a resolve is a tool call**: ``action_commands.mcp_action`` is kept, its shell twin
+  ``resolve_command`` is left out (the CLI keeps both).
+- **Pages fit a context**: :func:`page_size` is 20 items over MCP and 50 on the CLI unless ``page_size`` says.
+- The answer's ``truncated`` says what was cut on this page and how to get it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from pr_agent.context import Context
+from pr_agent.registry import OutputModel
+
+KEEP_REPLIES = 2
+REPLY_BODY_CHARS = 600
+BODY_CHARS = 4000
+MCP_PAGE_SIZE = 20
+CLI_PAGE_SIZE = 50
+MAX_PAGE_SIZE = 100
+PAGE_SIZE_DESCRIPTION = (f"Items per page, 1-{MAX_PAGE_SIZE}. Omitted means {MCP_PAGE_SIZE} over MCP (sized for a "
+                         f"model's context) and {CLI_PAGE_SIZE} on the CLI.")
+
+
+class Truncated(OutputModel):
+    items_with_replies_cut: int = Field(description="Items on this page whose reply chain was summarised.")
+    replies_omitted: int = Field(description="Replies left out on this page.")
+    bodies_cut: int = Field(description="Bodies (of items or kept replies) cut on this page.")
+    how_to_get_all: str
+
+
+def page_size(ctx: Context, asked: int | None) -> int:
+    if asked is not None:
+        return asked
+    return MCP_PAGE_SIZE if ctx.face == "mcp" else CLI_PAGE_SIZE
+
+
+def _tool_call_only(item: dict[str, Any]) -> dict[str, Any]:
+    actions = item.get("action_commands") or {}
+    if actions.get("mcp_action") and actions.get("resolve_command"):
+        item = {**item, "action_commands": {k: v for k, v in actions.items() if k != "resolve_command"}}
+    return item
+
+
+def _cut(text: str, limit: int) -> tuple[str, bool]:
+    if len(text) <= limit:
+        return text, False
+    return text[:limit].rstrip() + "…", True
+
+
+def summarise(items: list[dict[str, Any]], *, full: bool, face: str = "cli"
+              ) -> tuple[list[dict[str, Any]], Truncated | None]:
+    """The page's items as sent (copies: the items may belong to a shared snapshot), and what was cut."""
+    if face == "mcp":  # over MCP, resolving is the mcp_action tool call: its shell twin only costs context
+        items = [_tool_call_only(it) for it in items]
+    if full:
+        return items, None
+    out = []
+    cut_items = omitted = bodies = 0
+    for item in items:
+        item = dict(item)
+        body, was_cut = _cut(item.get("body") or "", BODY_CHARS)
+        if was_cut:
+            item["body"], item["body_truncated"] = body, True
+            bodies += 1
+        replies = item.get("replies") or []
+        if replies:
+            kept = []
+            for reply in replies[-KEEP_REPLIES:]:
+                text, was_cut = _cut(reply.get("body") or "", REPLY_BODY_CHARS)
+                bodies += was_cut
+                reply = {k: v for k, v in reply.items() if k != "node_id"}  # its id names it
+                kept.append({**reply, "body": text, **({"body_truncated": True} if was_cut else {})})
+            item["replies"], item["reply_count"] = kept, len(replies)
+            if len(replies) > KEEP_REPLIES:
+                item["replies_omitted"] = len(replies) - KEEP_REPLIES
+                cut_items += 1
+                omitted += len(replies) - KEEP_REPLIES
+        out.append(item)
+    if not (cut_items or bodies):
+        return out, None
+    return out, Truncated(items_with_replies_cut=cut_items, replies_omitted=omitted, bodies_cut=bodies,
+                          how_to_get_all="Call again with the same arguments and detail=full (the same cursor "
+                          "works) for every reply and whole bodies.")
