@@ -27,6 +27,7 @@ from mcp.shared.exceptions import MCPError
 from pr_agent import __version__
 from pr_agent.context import MCP_WAIT_LIMIT_S, Context
 from pr_agent.errors import PrAgentError
+from pr_agent.mcp_resources import Resources
 from pr_agent.mcp_stdio import Calls, quiet_exit_hook, serve_stdio
 from pr_agent.registry import Tool, all_tools, run_tool
 from pr_agent.snapshots import SnapshotStore, pr_key
@@ -130,6 +131,7 @@ def build_server(tools: dict[str, Tool] | None = None, selection: dict[str, Any]
     tools = tools if tools is not None else all_tools()
     inflight = inflight or InFlight()
     limiter = anyio.CapacityLimiter(TOOL_THREADS)
+    resources = Resources(tools, limiter)
     wait_limit = _wait_limit(dict(os.environ))
     store = snapshots if snapshots is not None else SnapshotStore.from_env(os.environ)
     listed = [
@@ -184,6 +186,7 @@ def build_server(tools: dict[str, Tool] | None = None, selection: dict[str, Any]
         finally:
             inflight.remove(key)
             drop_touched()  # at once too: a cancelled call's worker may finish later
+        resources.remember(tool.name, out)
         return types.CallToolResult(content=[types.TextContent(type="text", text=_text(out))],
                                     structured_content=out, is_error=False)
 
@@ -193,48 +196,24 @@ def build_server(tools: dict[str, Tool] | None = None, selection: dict[str, Any]
             mime_type="application/json",
             description="The server's contract: tools, what they never do, the error envelope.")])
 
-    job_logs = "get_failing_tests" in tools  # the job-log resource belongs to that tool
-
     async def list_resource_templates(ctx: Any, params: Any) -> types.ListResourceTemplatesResult:
-        from pr_agent.tools.checks_view import JOB_LOG_DESCRIPTION, JOB_LOG_TEMPLATE
-
-        templates = [types.ResourceTemplate(name="job-log", title="Full log of a GitHub Actions job",
-                                            uri_template=JOB_LOG_TEMPLATE, mime_type="text/plain",
-                                            description=JOB_LOG_DESCRIPTION)] if job_logs else []
-        return types.ListResourceTemplatesResult(resource_templates=templates)
+        return types.ListResourceTemplatesResult(resource_templates=resources.templates())
 
     async def read_resource(ctx: Any, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
-        if job_logs and str(params.uri).startswith("pr-agent://job-log/"):
-            return await _job_log_resource(str(params.uri), limiter)
-        if str(params.uri) != CAPABILITIES_URI:
-            raise MCPError(-32602, f"Unknown resource: {params.uri}", {"uri": str(params.uri),
-                                                                        "known": [CAPABILITIES_URI]})
+        uri = str(params.uri)
+        if resources.handles(uri):
+            return await resources.read(uri)
+        if uri != CAPABILITIES_URI:
+            raise MCPError(-32602, f"Unknown resource: {uri}", {"uri": uri, "known": [CAPABILITIES_URI]})
         return types.ReadResourceResult(contents=[types.TextResourceContents(
             uri=CAPABILITIES_URI, mime_type="application/json", text=_text(capabilities(tools, selection)))])
 
+    async def complete(ctx: Any, params: types.CompleteRequestParams) -> types.CompleteResult:
+        return await resources.complete(params)
+
     return Server("gh-pr-agent", version=__version__, instructions=instructions(tools), on_list_tools=list_tools,
                   on_call_tool=call_tool, on_list_resources=list_resources, on_read_resource=read_resource,
-                  on_list_resource_templates=list_resource_templates)
-
-
-async def _job_log_resource(uri: str, limiter: anyio.CapacityLimiter) -> types.ReadResourceResult:
-    """pr-agent://job-log/[HOST/]OWNER/REPO/JOB_ID: the job's full log, fetched through gh."""
-    from pr_agent.tools.checks_view import JOB_LOG_TEMPLATE, parse_job_log_uri, read_job_log
-
-    parsed = parse_job_log_uri(uri)
-    if parsed is None:
-        raise MCPError(-32602, f"Not a job-log URI: {uri} (expected {JOB_LOG_TEMPLATE})", {"uri": uri})
-    owner, repo, job_id, host = parsed
-    call_ctx = Context()
-    try:
-        text = await anyio.to_thread.run_sync(lambda: read_job_log(call_ctx, owner, repo, job_id, host),
-                                              abandon_on_cancel=True, limiter=limiter)
-    except PrAgentError as err:
-        raise MCPError(-32002 if err.code == "not_found" else -32603, err.human(), err.envelope()["error"]) from None
-    except anyio.get_cancelled_exc_class():
-        call_ctx.cancel.set()
-        raise
-    return types.ReadResourceResult(contents=[types.TextResourceContents(uri=uri, mime_type="text/plain", text=text)])
+                  on_list_resource_templates=list_resource_templates, on_completion=complete)
 
 
 def _progress_sender(ctx: Any) -> Any:

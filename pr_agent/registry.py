@@ -108,9 +108,15 @@ class Tool:
         return publishable_schema(self.output_model)
 
     def wire_output_schema(self) -> dict[str, Any]:
-        """The published ``outputSchema``: a success, or an error result carrying the envelope (see
-        :func:`admit_error_envelope`)."""
-        return admit_error_envelope(self.output_schema())
+        """The published ``outputSchema``: the success shape (top level) or an error result carrying the envelope
+        (pr_agent/wire_schema.py)."""
+        from pr_agent.wire_schema import compact_output
+
+        return compact_output(self.output_schema(), self.name)
+
+    def snapshot(self) -> dict[str, Any]:
+        """What tests/snapshots/tools holds: the wire contract plus the full output schema (reviewed alike)."""
+        return {**self.describe(), "fullOutputSchema": self.output_schema()}
 
     def stored_fields(self) -> dict[str, Any]:
         """field name -> built-in default, for every 💾 field."""
@@ -148,35 +154,6 @@ def publishable_schema(model: type[BaseModel]) -> dict[str, Any]:
     schema = copy.deepcopy(model.model_json_schema(by_alias=True, mode="serialization"))
     _strip_null_defaults(schema)
     return schema
-
-
-ERROR_RESULT_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "description": "An isError result: the error envelope.",
-    "properties": {"error": {
-        "type": "object",
-        "properties": {
-            "code": {"type": "string"}, "message": {"type": "string"},
-            "category": {"enum": ["user", "api", "logical"]}, "details": {"type": "object"},
-            "suggestion": {"type": "string"}, "temporary": {"type": "boolean"},
-            "retry_after_ms": {"type": ["integer", "null"]}, "repair": {"type": ["object", "null"]},
-        },
-        "required": ["code", "message", "category", "details", "suggestion", "temporary", "retry_after_ms",
-                     "repair"],
-    }},
-    "required": ["error"],
-    "additionalProperties": False,
-}
-
-
-def admit_error_envelope(success: dict[str, Any]) -> dict[str, Any]:
-    """``{type: object, anyOf: [success, error result]}``. TypeScript-SDK clients validate an error result's
-    structuredContent against the tool's outputSchema too (and throw -32602 when it does not match), so the
-    schema says what the tool really returns: its output, or ``{"error": envelope}`` (docs/mcp.md)."""
-    defs = success.pop("$defs", None)
-    wire: dict[str, Any] = {"type": "object", "anyOf": [success, {"$ref": "#/$defs/ToolError"}]}
-    wire["$defs"] = {**(defs or {}), "ToolError": ERROR_RESULT_SCHEMA}
-    return wire
 
 
 TOOLS: dict[str, Tool] = {}

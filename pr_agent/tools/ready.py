@@ -20,6 +20,9 @@ Verdict = Literal["ready", "blocked", "pending", "conflicts", "draft", "unknown"
 
 class CheckMergeReadinessInput(InputModel):
     pr: str | None = Field(None, description=PR_FIELD_DESCRIPTION, max_length=2048)
+    detail: Literal["concise", "full"] = Field(
+        "concise", description="concise: ci.checks lists only the checks that matter (required ones, and any "
+        "that failed, was cancelled or is still running). full: every check. Omitted means concise.")
 
 
 class NextAction(OutputModel):
@@ -100,7 +103,10 @@ class CiSummary(OutputModel):
     status: Literal["failed", "cancelled", "pending", "passed", "none"]
     required_status: Literal["failed", "cancelled", "pending", "passed", "none"]
     counts: CiCounts
-    checks: list[CheckInfo] = Field(description="Latest run of every check; names are text from others.")
+    checks: list[CheckInfo] = Field(description="Latest run of each check that matters (every check with "
+                                    "detail=full); names are text from others.")
+    checks_omitted: int | None = Field(None, description="concise: passed or skipped non-required checks left out "
+                                       "of checks (counts has them all; detail=full lists them).")
 
 
 class GitHubState(OutputModel):
@@ -139,7 +145,18 @@ class CheckMergeReadinessOutput(OutputModel):
 
 def handle(ctx: Context, params: CheckMergeReadinessInput) -> CheckMergeReadinessOutput:
     ref = ctx.pr(params.pr)
-    return CheckMergeReadinessOutput.model_validate(assess(ref, fetch_readiness(ctx, ref)))
+    out = assess(ref, fetch_readiness(ctx, ref))
+    if params.detail == "concise":
+        ci = out["ci"]
+        checks = ci["checks"]
+        kept = [c for c in _as_dicts(checks) if c["required"] or c["bucket"] != "passed"]
+        if len(kept) < len(checks):
+            out = {**out, "ci": {**ci, "checks": kept, "checks_omitted": len(checks) - len(kept)}}
+    return CheckMergeReadinessOutput.model_validate(out)
+
+
+def _as_dicts(checks: list[Any]) -> list[dict[str, Any]]:
+    return [c if isinstance(c, dict) else c.model_dump() for c in checks]
 
 
 def render(out: dict[str, Any]) -> str:

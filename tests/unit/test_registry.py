@@ -22,7 +22,7 @@ TOOLS = all_tools()
 def test_schema_matches_reviewed_snapshot(name: str) -> None:
     path = SNAPSHOTS / f"{name}.json"
     assert path.exists(), f"no snapshot for {name}: run scripts/snapshot-schemas and review it"
-    assert path.read_text(encoding="utf-8") == render_snapshot(TOOLS[name].describe()), (
+    assert path.read_text(encoding="utf-8") == render_snapshot(TOOLS[name].snapshot()), (
         f"{name}'s published contract changed: run scripts/snapshot-schemas, review the diff, commit it")
 
 
