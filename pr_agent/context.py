@@ -34,7 +34,6 @@ class Context:
     # the longest a wait may block before answering with the pending state (MCP calls without a progress
     # token: clients time a silent request out at about 60 s); None = the tool's own timeout only (the CLI)
     wait_limit_s: float | None = None
-    face: str = "cli"  # "mcp" when the MCP server runs the call (answers sized for a model's context)
 
     def __post_init__(self) -> None:
         if self.gh.cancel is None:

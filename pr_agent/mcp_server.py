@@ -160,8 +160,7 @@ def build_server(tools: dict[str, Tool] | None = None, selection: dict[str, Any]
                 repair=None))
         progress = _progress_sender(ctx)
         # without a progress token nothing keeps the client's request timer alive: answer within the bound
-        call_ctx = Context(progress=progress, snapshots=store, wait_limit_s=None if progress else wait_limit,
-                           face="mcp")
+        call_ctx = Context(progress=progress, snapshots=store, wait_limit_s=None if progress else wait_limit)
         writes = not tool.annotations.read_only
 
         def drop_touched() -> None:  # a write may have happened (even when it failed): drop what it touched

@@ -211,14 +211,13 @@ def handle(ctx: Context, params: FindUnresolvedCommentsInput) -> FindUnresolvedC
     ]
     kept.sort(key=lambda it: _sort_key(it, sort))
     remaining = [it for it in kept if after is None or _sort_key(it, sort) > after]
-    size = budget.page_size(ctx, params.page_size)
+    size = budget.page_size(params.page_size)
     page, more = remaining[:size], len(remaining) > size
     next_cursor = (encode_cursor(NAME, scope, _sort_key(page[-1], sort), snapshot=held.snapshot_id)
                    if more and page else None)
 
     by_author = Counter(it["author"] for it in kept)
-    sent, truncated = budget.summarise([{k: v for k, v in it.items() if k[0] != "_"} for it in page], full=full,
-                                       face=ctx.face)
+    sent, truncated = budget.summarise([{k: v for k, v in it.items() if k[0] != "_"} for it in page], full=full)
     return FindUnresolvedCommentsOutput(
         pr=str(ref),
         total_unresolved=len(kept),

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import Field
 
-from pr_agent.context import Context
+from pr_agent import surface
 from pr_agent.registry import OutputModel
 
 KEEP_REPLIES = 2
@@ -37,10 +37,10 @@ class Truncated(OutputModel):
     how_to_get_all: str
 
 
-def page_size(ctx: Context, asked: int | None) -> int:
+def page_size(asked: int | None) -> int:
     if asked is not None:
         return asked
-    return MCP_PAGE_SIZE if ctx.face == "mcp" else CLI_PAGE_SIZE
+    return MCP_PAGE_SIZE if surface.current() == "mcp" else CLI_PAGE_SIZE
 
 
 def _tool_call_only(item: dict[str, Any]) -> dict[str, Any]:
@@ -56,10 +56,9 @@ def _cut(text: str, limit: int) -> tuple[str, bool]:
     return text[:limit].rstrip() + "…", True
 
 
-def summarise(items: list[dict[str, Any]], *, full: bool, face: str = "cli"
-              ) -> tuple[list[dict[str, Any]], Truncated | None]:
+def summarise(items: list[dict[str, Any]], *, full: bool) -> tuple[list[dict[str, Any]], Truncated | None]:
     """The page's items as sent (copies: the items may belong to a shared snapshot), and what was cut."""
-    if face == "mcp":  # over MCP, resolving is the mcp_action tool call: its shell twin only costs context
+    if surface.current() == "mcp":  # over MCP, resolving is the mcp_action tool call: its shell twin only costs context
         items = [_tool_call_only(it) for it in items]
     if full:
         return items, None
@@ -88,5 +87,7 @@ def summarise(items: list[dict[str, Any]], *, full: bool, face: str = "cli"
     if not (cut_items or bodies):
         return out, None
     return out, Truncated(items_with_replies_cut=cut_items, replies_omitted=omitted, bodies_cut=bodies,
-                          how_to_get_all="Call again with the same arguments and detail=full (the same cursor "
-                          "works) for every reply and whole bodies.")
+                          how_to_get_all=surface.text(
+                              "Call again with the same arguments and ",
+                              surface.arg("find_unresolved_comments", "detail", "full"),
+                              " (the same cursor works) for every reply and whole bodies."))
