@@ -48,7 +48,8 @@ def test_result_validates_and_job_log_resource(agent) -> None:
     sc = got["result"].structured_content
     assert sc["status"] == "failed" and sc["total_failures"] == 3
     assert orjson.loads(got["result"].content[0].text) == sc
-    assert [t.uri_template for t in got["templates"]] == ["pr-agent://job-log/{owner}/{repo}/{job_id}"]
+    assert [t.uri_template for t in got["templates"]] == ["pr-agent://job-log/{owner}/{repo}/{job_id}",
+                                                          "pr-agent://output-schema/{tool}"]
     text = got["log"].contents[0].text
     assert "error TS2322" in text and "\x1b" not in text and not text.startswith("2026-")
     assert "missing" in got and "does not exist" in str(got["missing"])

@@ -92,10 +92,15 @@ def test_big_pr_is_complete_and_pages_exactly_once(agent) -> None:
     assert len(seen) == len(set(seen)) == len(expected) == 135
     assert sorted(seen) == sorted(expected)
     assert pages == 3 and out["total_unresolved"] == 135
-    long_thread = a.json("comments", "acme/widgets#9")["comments"]
+    long_thread = a.json("comments", "acme/widgets#9", "--detail", "full")["comments"]
     item = next(c for c in long_thread if c["thread_id"] == "PRRT_big0003")
     assert len(item["replies"]) == 129
     assert [r["body"] for r in item["replies"]][-1] == "thread 3 comment 129"
+    concise = a.json("comments", "acme/widgets#9")  # the chain summarised: count, the last replies, how to get all
+    item = next(c for c in concise["comments"] if c["thread_id"] == "PRRT_big0003")
+    assert (item["reply_count"], item["replies_omitted"], len(item["replies"])) == (129, 127, 2)
+    assert [r["body"] for r in item["replies"]] == ["thread 3 comment 128", "thread 3 comment 129"]
+    assert concise["truncated"]["replies_omitted"] >= 127 and "--detail full" in concise["truncated"]["how_to_get_all"]
 
 
 def test_cursor_from_other_arguments_is_refused(agent) -> None:
