@@ -26,6 +26,7 @@ from mcp.shared.exceptions import MCPError
 
 from pr_agent import __version__
 from pr_agent.context import MCP_WAIT_LIMIT_S, Context
+from pr_agent.error_catalogue import catalogue, tool_meta
 from pr_agent.errors import PrAgentError
 from pr_agent.mcp_resources import Resources
 from pr_agent.mcp_stdio import Calls, quiet_exit_hook, serve_stdio
@@ -78,6 +79,7 @@ def capabilities(tools: dict[str, Tool], selection: dict[str, Any] | None = None
                          "cli": f"gh pr-agent {t.cli_name}"} for name, t in tools.items()},
         "error_envelope": ["code", "message", "category", "details", "suggestion", "temporary",
                            "retry_after_ms", "repair"],
+        "error_codes": catalogue(sorted(tools)),
         "preferences": "Fields marked x-stored-preference default to `gh pr-agent config` values.",
     }
 
@@ -140,7 +142,8 @@ def build_server(tools: dict[str, Tool] | None = None, selection: dict[str, Any]
                    annotations=types.ToolAnnotations(title=t.title, read_only_hint=t.annotations.read_only,
                                                      destructive_hint=t.annotations.destructive,
                                                      idempotent_hint=t.annotations.idempotent,
-                                                     open_world_hint=t.annotations.open_world))
+                                                     open_world_hint=t.annotations.open_world),
+                   _meta=tool_meta(t.name))
         for t in tools.values()
     ]
 

@@ -11,6 +11,7 @@ import itertools
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -150,3 +151,47 @@ def test_every_tool_at_once_on_fresh_servers(one_agent, tmp_path: Path) -> None:
                 assert result["isError"] is False, (name, result["content"][0]["text"][:300])
         finally:
             s.stop()
+
+
+def test_error_catalogue_output_schemas_and_completions(one_agent) -> None:
+    from tests.e2e.ci_worlds import failing_world
+
+    a = one_agent(failing_world())
+    s = RawSession(a.env(**FAST))
+    try:
+        s.handshake()
+        s.send(rpc(1, "tools/list"))
+        tools = {t["name"]: t for t in s.reply(1)["result"]["tools"]}
+        meta = tools["get_failing_tests"]["_meta"]
+        assert {"code": "wait_timeout", "temporary": True} in meta["io.github.gh-pr-agent/errors"]
+        s.send(rpc(2, "resources/read", {"uri": "pr-agent://capabilities"}))
+        import orjson
+
+        caps = orjson.loads(s.reply(2)["result"]["contents"][0]["text"])
+        assert "wait_timeout" in caps["error_codes"]["by_tool"]["get_failing_tests"]
+        assert caps["error_codes"]["codes"]["pr_not_found"]["category"] == "api"
+        s.send(rpc(3, "resources/read", {"uri": "pr-agent://output-schema/get_failing_tests"}))
+        full = orjson.loads(s.reply(3)["result"]["contents"][0]["text"])
+        assert "Failure" in full["$defs"] and full["$defs"]["Failure"]["properties"]["test_name"]["description"]
+        assert "$defs" not in tools["get_failing_tests"]["outputSchema"]["anyOf"][0]  # tools/list: top level only
+
+        def complete(id_: int, uri: str, name: str, value: str, **known: str) -> list[str]:
+            params: dict[str, Any] = {"ref": {"type": "ref/resource", "uri": uri},
+                                      "argument": {"name": name, "value": value}}
+            if known:
+                params["context"] = {"arguments": known}
+            s.send(rpc(id_, "completion/complete", params))
+            return s.reply(id_)["result"]["completion"]["values"]
+
+        assert complete(4, "pr-agent://output-schema/{tool}", "tool", "get_") == ["get_failing_tests"]
+        log = "pr-agent://job-log/{owner}/{repo}/{job_id}"
+        assert complete(5, log, "job_id", "", owner="acme", repo="widgets") == []  # nothing seen yet
+        s.send(call(6, "get_failing_tests", {"pr": PR}))
+        jobs = [str(c["job_id"]) for c in s.reply(6)["result"]["structuredContent"]["failed_checks"] if c.get("job_id")]
+        assert jobs
+        assert complete(7, log, "owner", "ac") == ["acme"]
+        assert complete(8, log, "repo", "", owner="acme") == ["widgets"]
+        assert sorted(complete(9, log, "job_id", "", owner="acme", repo="widgets")) == sorted(set(jobs))
+        assert complete(10, log, "job_id", jobs[0][:3], owner="other") == []
+    finally:
+        s.stop()
