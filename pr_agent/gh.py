@@ -114,6 +114,14 @@ ESCAPE_FLAG_SINCE = (2, 97, 0)
 ESCAPE_FLAG = "--allow-escape-sequences"
 
 
+def _timeout_hint() -> str:
+    from pr_agent import surface
+
+    return surface.text("Retry later", surface.face(
+        cli="; set GH_PR_AGENT_TIMEOUT to wait longer.",
+        mcp=" (the user can raise GH_PR_AGENT_TIMEOUT in this server's MCP configuration)."))
+
+
 def child_env(base: dict[str, str] | None = None) -> dict[str, str]:
     env = dict(os.environ if base is None else base)
     for name in _DROP_ENV:
@@ -314,7 +322,7 @@ class Gh:
                         raise cancelled_error(what) from None
                     raise PrAgentError(
                         "timeout", f"GitHub did not answer {what} within {self.timeout:.0f}s.",
-                        suggestion="Retry later; set GH_PR_AGENT_TIMEOUT to wait longer.",
+                        suggestion=_timeout_hint(),
                         details={"request": what, "timeout_s": self.timeout}) from None
         return subprocess.CompletedProcess(argv, proc.returncode, out, err)
 
@@ -388,7 +396,7 @@ class Gh:
             raise cancelled_error(what)
         if "timeout" in why:
             raise PrAgentError("timeout", f"GitHub sent nothing for {what} within {self.timeout:.0f}s.",
-                               suggestion="Retry later; set GH_PR_AGENT_TIMEOUT to wait longer.",
+                               suggestion=_timeout_hint(),
                                details={"request": what, "timeout_s": self.timeout})
         if parsed is None:
             raise process_error(subprocess.CompletedProcess(argv, proc.returncode, head, b"".join(errors)), what)

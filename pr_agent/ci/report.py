@@ -23,7 +23,10 @@ def job_log_uri(ref: PRRef, job_id: int) -> str:
     return f"pr-agent://job-log/{host}{ref.owner}/{ref.repo}/{job_id}"
 
 
-def job_log_command(ref: PRRef, job_id: int) -> str:
+def job_log_command(ref: PRRef, job_id: int) -> str | None:
+    """The CLI command printing the job's log; None over MCP (there the log is full_log_resource)."""
+    if surface.current() == "mcp":
+        return None
     return f"gh pr-agent checks {shlex.quote(ref.qualified)} --log {job_id}"
 
 

@@ -27,7 +27,8 @@ class CheckMergeReadinessInput(InputModel):
 
 class NextAction(OutputModel):
     description: str
-    command: str = Field(description="A gh or gh pr-agent command to run (every value shell-quoted; an UPPER_CASE "
+    command: str = Field(description="The step: a gh command, or one of our tools (over MCP `call TOOL with {…}`, "
+                         "on the CLI `gh pr-agent …`); every value shell-quoted; an UPPER_CASE "
                          "word is a placeholder to replace).")
 
 
@@ -47,7 +48,8 @@ class Blocker(OutputModel):
                           "up_to_date or branch_protection.")
     description: str
     action_required: str
-    command: str = Field(description="The next step: a gh or gh pr-agent command.")
+    command: str = Field(description="The next step: a gh command, or a call of one of our tools (over MCP "
+                         "`call TOOL with {…}`).")
     effect: Literal["draft", "conflicts", "blocked", "pending", "unknown"] = Field(
         description="What this blocker makes the verdict: pending and unknown may clear by waiting.")
 

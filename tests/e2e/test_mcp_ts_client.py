@@ -117,3 +117,41 @@ def test_every_tool_succeeds_and_fails_readably_in_the_typescript_and_python_cli
         assert p.is_error is True and p.structured_content["error"]["code"] == code  # the Python client alike
         if name in py["tools"]:
             jsonschema.validate(result["structuredContent"], py["tools"][name].output_schema)
+
+
+def test_next_steps_over_mcp_are_tool_calls(one_agent, tmp_path: Path) -> None:
+    """Over MCP no answer or error names our CLI (`gh pr-agent`, its flags or environment): our next steps are
+    tool calls; the CLI answers the same calls with commands."""
+    a = one_agent(_world(tmp_path))
+
+    async def body(c: Any) -> list[Any]:
+        return [await c.call_tool(n, args) for n, args, _ in CALLS if n != "resolve_review_thread"]
+
+    results = mcp_session(a, body)
+    texts = {n: orjson.dumps(r.structured_content).decode() + "".join(getattr(x, "text", "") for x in r.content)
+             for (n, _, _), r in zip([c for c in CALLS if c[0] != "resolve_review_thread"], results, strict=True)}
+    offenders = {n: t for n, t in texts.items() if "gh pr-agent" in t or "GH_REPO" in t}
+    assert not offenders, {n: t[t.find("gh pr-agent") - 80:][:200] for n, t in offenders.items()}
+
+
+def test_readiness_next_steps_speak_each_face(one_agent) -> None:
+    from tests.e2e.merge_worlds import readiness_world
+
+    a = one_agent(readiness_world())
+
+    async def body(c: Any) -> list[Any]:
+        return [(await c.call_tool("check_merge_readiness", {"pr": f"acme/widgets#{n}"})).structured_content
+                for n in (3, 8)]
+
+    pending, unresolved = mcp_session(a, body, env=a.env(GH_PR_AGENT_MERGEABLE_WAIT="0.4"))
+    assert pending["next_action"]["command"] == 'call get_failing_tests with {"pr":"acme/widgets#3","wait":true}'
+    assert unresolved["blocking_issues"][0]["command"] == 'call find_unresolved_comments with {"pr":"acme/widgets#8"}'
+    got = a.cli("ready", "acme/widgets#3", "--json", env=a.env(GH_PR_AGENT_MERGEABLE_WAIT="0.4"))
+    assert got.returncode == 8, got.stderr  # pending
+    cli = orjson.loads(got.stdout)
+    assert cli["next_action"]["command"] == "gh pr-agent checks 'acme/widgets#3' --wait"
+    # run as given (through our module instead of the gh extension), with a short wait: CI there never finishes
+    proc = a.shell(cli["next_action"]["command"].replace("gh pr-agent", f"{sys.executable} -m pr_agent", 1)
+                   + " --timeout-seconds 1 --json", GH_PR_AGENT_POLL_INTERVAL="0.2")
+    assert proc.returncode == 8 and orjson.loads(proc.stdout)["error"]["code"] == "wait_timeout", proc.stderr
+
