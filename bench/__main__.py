@@ -128,6 +128,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         if "output_size" in only:
             sizes, paging = with_hub(lambda ctx: github.output_size(ctx, gh, available, cases))
             fig["output_size"] = sizes
+            from bench import budget
+
+            fig["context_budget"] = with_hub(lambda ctx: budget.context_budget(ctx, gh))
             fig["round_trips"] = _next_to_mcp_rows(fig.get("round_trips", []), paging)
             lap("output_size")
         if "gh_reference" in only:

@@ -72,6 +72,10 @@ def rows(res: dict[str, Any]) -> list[tuple[str, ...]]:
                  "structuredContent (text fallback repeats it)" if mcp and mcp.get("structured_bytes") else "")
         out.append(("5", "output size", f"{r['case']} (detail {r['detail']})",
                     f"{r['bytes_per_item']:,} B/item over {r['items']} items{extra}", "", "", "—", "—"))
+    if fig.get("context_budget"):
+        from bench.budget import report_rows
+
+        out += report_rows(fig["context_budget"])
     for r in fig.get("gh_reference", []):
         if r["status"] != "ok":
             out.append(("6", "gh reference", r["command"], r["status"], "", "", "", ""))

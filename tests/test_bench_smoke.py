@@ -63,6 +63,14 @@ def test_bench_smoke(tmp_path: Path) -> None:
             _number(row["wall_s"]["median"])
             _number(row["local_overhead_s"]["median"])
 
+    budget = {r["what"]: r for r in fig["context_budget"]["rows"]}  # figure 5b: what an MCP client loads
+    assert {"find_unresolved_comments page 1", "get_failing_tests page 1", "check_merge_readiness page 1",
+            "tools/list"} <= set(budget)
+    for row in budget.values():
+        _number(row["bytes"])
+        _number(row["tokens_est"])
+        assert row["bytes"] > 0 and isinstance(row["met"], bool)
+
     logs = fig["log_throughput"]
     assert logs["log"]["injected_failures"] >= 3
     grep = next(r for r in logs["rows"] if r["role"] == "floor")

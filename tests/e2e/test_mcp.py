@@ -110,3 +110,39 @@ def test_least_privilege_selection(agent) -> None:
     assert only["names"] == ["find_unresolved_comments"]
     bad = a.cli("mcp", "--tools", "nope")
     assert bad.returncode == 2 and "unknown tool" in bad.stderr
+
+
+def test_comment_pages_fit_a_context(agent) -> None:
+    a = agent(feedback_world())
+
+    async def body(c: Any) -> dict[str, Any]:
+        out: dict[str, Any] = {"all": (await c.call_tool("find_unresolved_comments", {"pr": "acme/widgets#7"}))}
+        out["no_conv"] = await c.call_tool("find_unresolved_comments", {"pr": "acme/widgets#7",
+                                                                         "include_conversation": False})
+        pages, args = [], {"pr": "acme/widgets#7", "page_size": 2}
+        while True:
+            page = (await c.call_tool("find_unresolved_comments", args)).structured_content
+            pages.append(page)
+            if not page.get("nextCursor"):
+                break
+            args = {**args, "cursor": page["nextCursor"]}
+        out["pages"] = pages
+        out["bad_size"] = await c.call_tool("find_unresolved_comments", {"pr": "acme/widgets#7", "page_size": 0})
+        return out
+
+    got = mcp_session(a, body)
+    everything = got["all"].structured_content["comments"]
+    conversation = [it for it in everything if it["source"] == "conversation"]
+    assert conversation, "the world must have conversation comments"
+    no_conv = got["no_conv"].structured_content
+    assert no_conv["total_unresolved"] == len(everything) - len(conversation)
+    assert all(it["source"] != "conversation" for it in no_conv["comments"])
+    pages = got["pages"]
+    assert all(len(p["comments"]) <= 2 for p in pages) and len(pages) == -(-len(everything) // 2)
+    walked = [(it["type"], it["id"]) for p in pages for it in p["comments"]]
+    assert walked == [(it["type"], it["id"]) for it in everything]
+    assert got["bad_size"].is_error and got["bad_size"].structured_content["error"]["code"] == "invalid_arguments"
+    for it in everything:  # over MCP: resolving is the tool call, its shell twin is not sent
+        assert "resolve_command" not in it["action_commands"]
+        if it["type"] == "review_comment":
+            assert it["action_commands"]["mcp_action"]["tool"] == "resolve_review_thread"
