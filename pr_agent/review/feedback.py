@@ -64,12 +64,23 @@ def _conversation_actions(ref: PRRef, what: str) -> dict[str, Any]:
     }
 
 
+def _hidden(node: dict[str, Any]) -> dict[str, Any]:
+    """``is_minimized`` (and its reason) of a comment a maintainer hid on GitHub."""
+    if not node.get("isMinimized"):
+        return {"is_minimized": False}
+    return {"is_minimized": True, "minimized_reason": (node.get("minimizedReason") or "").lower() or None}
+
+
 def thread_item(thread: dict[str, Any], ref: PRRef, full: bool, viewer: str = "") -> dict[str, Any] | None:
     comments = [c for c in thread["comments"]["nodes"] if c.get("state") != "PENDING"]
     if not comments:
         return None  # only the viewer's own unsubmitted draft: nobody else can see it yet
+    visible = [c for c in comments if not c.get("isMinimized")]
+    if not visible and not full:
+        return None  # every comment was hidden by a maintainer: shown only with detail=full
     root, rest = comments[0], comments[1:]
     item = _base(root, "review_comment", full)
+    item.update(_hidden(root))
     outdated = bool(thread.get("isOutdated"))
     item.update(
         thread_id=thread["id"],
@@ -82,33 +93,55 @@ def thread_item(thread: dict[str, Any], ref: PRRef, full: bool, viewer: str = ""
     if full:
         item["diff_hunk"] = root.get("diffHunk")
         item["subject_type"] = thread.get("subjectType")
+    hidden_replies = 0
     for reply in rest:
+        if reply.get("isMinimized") and not full:
+            hidden_replies += 1
+            continue
         author = reply.get("author") or {}
         entry: dict[str, Any] = {
             "id": _int_id(reply), "node_id": reply["id"], "author": display_login(author),
             "is_bot": is_bot(author.get("login"), author.get("__typename")),
             "created_at": reply.get("createdAt") or "", "body": reply.get("body") or "",
+            **_hidden(reply),
         }
         if full:
             entry["html_url"] = reply.get("url")
             entry["reactions"] = reactions(reply)
         item["replies"].append(entry)
-    last = (rest or [root])[-1]
-    last_author = last.get("author") or {}
+    item["hidden_replies"] = hidden_replies
+    # who spoke last is who spoke last VISIBLY: a reply hidden as spam is nobody's last word
     me = normalize_login(viewer)
-    item["last_author"] = display_login(last_author)
-    item["last_author_is_bot"] = is_bot(last_author.get("login"), last_author.get("__typename"))
-    item["viewer_replied"] = bool(me) and any(normalize_login(display_login(c.get("author"))) == me for c in rest)
+    if visible:
+        last_author = visible[-1].get("author") or {}
+        item["last_author"] = display_login(last_author)
+        item["last_author_is_bot"] = is_bot(last_author.get("login"), last_author.get("__typename"))
+    item["viewer_replied"] = bool(me) and any(
+        normalize_login(display_login(c.get("author"))) == me for c in visible if c is not root)
     item["source"] = "thread"
     item["_uid"] = thread["id"]
-    item["action_commands"] = {
-        "reply_command": commands.review_reply_command(ref, item["id"]),
-        "resolve_command": commands.resolve_command(ref, thread["id"]),
-        "resolve_condition": "Run ONLY after verifying the fix for: " + repr(one_line(item["body"], 120)),
-        "view_in_browser": commands.view_command(ref),
-        "mcp_action": {"tool": "resolve_review_thread", "args": {"pr": ref.qualified, "thread_id": thread["id"]}},
-    }
+    item["action_commands"] = _thread_actions(thread, ref, item)
     return item
+
+
+def _thread_actions(thread: dict[str, Any], ref: PRRef, item: dict[str, Any]) -> dict[str, Any]:
+    actions: dict[str, Any] = {
+        "reply_command": commands.review_reply_command(ref, item["id"]),
+        "view_in_browser": commands.view_command(ref),
+    }
+    if not item["can_resolve"]:
+        # GitHub answers FORBIDDEN to anything we could offer: say why instead of offering it
+        actions["resolve_command"] = None
+        actions["resolve_condition"] = (
+            "Your gh login cannot resolve this thread (GitHub's viewerCanResolve is false: only the PR author "
+            "and people with write access may). Reply once it is addressed and ask the reviewer or a "
+            "maintainer to resolve it.")
+        return actions
+    actions["resolve_command"] = commands.resolve_command(ref, thread["id"])
+    actions["resolve_condition"] = "Run ONLY after verifying the fix for: " + repr(one_line(item["body"], 120))
+    actions["mcp_action"] = {"tool": "resolve_review_thread",
+                             "args": {"pr": ref.qualified, "thread_id": thread["id"]}}
+    return actions
 
 
 def _superseded(reviews: list[dict[str, Any]]) -> set[str]:
@@ -131,6 +164,7 @@ def _superseded(reviews: list[dict[str, Any]]) -> set[str]:
 def review_item(review: dict[str, Any], ref: PRRef, full: bool) -> dict[str, Any]:
     """A review body as one item (human reviews, unparsed bot bodies)."""
     item = _base(review, "review", full)
+    item.update(_hidden(review))
     item["created_at"] = review.get("submittedAt") or review.get("createdAt") or ""
     item["review_state"] = review.get("state")
     item["source"] = "review_body"
@@ -158,16 +192,21 @@ def build_items(fb: Feedback, ref: PRRef, *, full: bool,
         if r.get("state") not in ("PENDING", "DISMISSED", "APPROVED") and r["id"] not in superseded
         and (r.get("body") or "").strip()
     ]
+    # a hidden review body is no finding; with detail=full it is listed whole, flagged
+    shown = [r for r in standing if not r.get("isMinimized")]
     if parse_bodies:
-        found, stats = body_items(standing, fb.threads, lambda r: review_item(r, ref, full))
+        found, stats = body_items(shown, fb.threads, lambda r: review_item(r, ref, full))
         items.extend(found)
     else:
         stats = BodyStats()
-        items.extend(review_item(r, ref, full) for r in standing)
+        items.extend(review_item(r, ref, full) for r in shown)
+    if full:
+        items.extend(review_item(r, ref, full) for r in standing if r.get("isMinimized"))
     for comment in fb.issue_comments:
-        if comment.get("isMinimized") or not (comment.get("body") or "").strip():
+        if (comment.get("isMinimized") and not full) or not (comment.get("body") or "").strip():
             continue
         item = _base(comment, "issue_comment", full)
+        item.update(_hidden(comment))
         item["source"] = "conversation"
         item["_uid"] = comment["id"]
         item["action_commands"] = _conversation_actions(ref, "A conversation comment")

@@ -84,6 +84,11 @@ class ThreadState:
     has_pending_review: bool
 
 
+def _last_visible(comments: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The last comment nobody hid: a reply a maintainer minimized (spam, off-topic…) is no one's last word."""
+    return next((c for c in reversed(comments) if not c.get("isMinimized")), None)
+
+
 def _thread_not_found(ref: PRRef, what: str, value: str) -> PrAgentError:
     return PrAgentError(
         "thread_not_found" if what == "thread_id" else "comment_not_found",
@@ -122,7 +127,7 @@ def _lookup_thread(ctx: Context, ref: PRRef, thread_id: str) -> ThreadState:
             details={"field": "thread_id", "value": thread_id, "belongs_to": other, "pr": str(ref)},
             repair=tool_repair(NAME, {"pr": other, "thread_id": thread_id}, "Resolve it on its own PR."))
     pending = (((data.get("repository") or {}).get("pullRequest") or {}).get("reviews") or {}).get("nodes") or []
-    last = ((node.get("comments") or {}).get("nodes") or [None])[-1]
+    last = _last_visible((node.get("comments") or {}).get("nodes") or [])
     return ThreadState(node["id"], bool(node["isResolved"]), bool(node.get("viewerCanResolve")),
                        bool(node.get("viewerCanReply")), last, (data.get("viewer") or {}).get("login", ""),
                        bool(pending))
@@ -143,7 +148,7 @@ def _scan_for_comment(ctx: Context, ref: PRRef, comment_id: str) -> ThreadState:
         for thread in pr["reviewThreads"]["nodes"]:
             comments = thread["comments"]["nodes"]
             state = ThreadState(thread["id"], bool(thread["isResolved"]), bool(thread.get("viewerCanResolve")),
-                                bool(thread.get("viewerCanReply")), comments[-1] if comments else None,
+                                bool(thread.get("viewerCanReply")), _last_visible(comments),
                                 viewer, pending)
             long_thread = bool(comments) and thread["comments"]["pageInfo"]["hasNextPage"]
             if any((c.get("fullDatabaseId") == comment_id) if numeric else (c["id"] == comment_id)

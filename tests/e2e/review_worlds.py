@@ -1,0 +1,46 @@
+"""Review-feedback worlds for issue 15's e2e tests: hidden comments, bot threads humans joined, a pending
+review, threads the viewer may not resolve. Scenario format: fixtures/scenarios/README.md."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.e2e.worlds import _ts, comment, pr, thread, world
+
+SPAM = "Great post! Visit cheap-pills.example for 90% off"
+
+
+def hidden_world(*, pending: bool = False) -> dict[str, Any]:
+    """PR 11: a reviewer asked, the viewer answered "Fixed in …", then a spammer replied and a maintainer
+    hid it; a CodeRabbit thread a human reviewer agreed with; a thread the viewer may not resolve; a hidden
+    conversation comment and a hidden bot review body."""
+    threads = [
+        thread("PRRT_spam", "src/app.py", 12, [
+            comment(1101, "alice", "Please handle None here.", 1),
+            comment(1102, "octocat", "Fixed in abc1234.", 2),
+            comment(1103, "spammer", SPAM, 3, association="NONE", minimized=True, minimized_reason="SPAM"),
+        ]),
+        thread("PRRT_botchat", "src/db.py", 40, [
+            comment(1111, "coderabbitai", "_⚠️ Potential issue_ | _🟠 Major_\n\n**Unbounded retry loop.**", 4,
+                    association="NONE"),
+            comment(1112, "bob", "Agreed — please fix this before merging.", 5),
+            comment(1113, "coderabbitai", "Thanks for confirming!", 6, association="NONE"),
+        ]),
+        thread("PRRT_botonly", "src/db.py", 7, [
+            comment(1121, "copilot-pull-request-reviewer", "Consider a context manager here.", 7,
+                    association="NONE")]),
+        thread("PRRT_locked", "README.md", 2, [comment(1131, "dave", "Reword this.", 8)],
+               viewer_can_resolve=False),
+        thread("PRRT_allhidden", "src/x.py", 3, [
+            comment(1141, "spammer", SPAM, 9, association="NONE", minimized=True, minimized_reason="spam")]),
+    ]
+    reviews = [
+        {"id": 2101, "author": "erin", "state": "COMMENTED", "body": "Off-topic rant.", "submitted_at": _ts(10),
+         "minimized": True},
+    ]
+    issue_comments = [
+        {"id": 3101, "author": "carol", "body": "When will this land?", "created_at": _ts(11)},
+        {"id": 3102, "author": "spammer", "body": SPAM, "created_at": _ts(12), "minimized": True,
+         "minimized_reason": "SPAM"},
+    ]
+    return world(pr(11, threads, reviews=reviews, issue_comments=issue_comments, viewer_pending_review=pending))
