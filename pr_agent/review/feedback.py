@@ -71,7 +71,15 @@ def _hidden(node: dict[str, Any]) -> dict[str, Any]:
     return {"is_minimized": True, "minimized_reason": (node.get("minimizedReason") or "").lower() or None}
 
 
-def thread_item(thread: dict[str, Any], ref: PRRef, full: bool, viewer: str = "") -> dict[str, Any] | None:
+def viewer_pending_review(fb: Feedback) -> dict[str, Any] | None:
+    """The viewer's own unsubmitted review (GitHub lists it to its author only), if any."""
+    me = normalize_login(fb.viewer)
+    return next((r for r in fb.reviews if r.get("state") == "PENDING" and me
+                 and normalize_login(display_login(r.get("author"))) == me), None)
+
+
+def thread_item(thread: dict[str, Any], ref: PRRef, full: bool, viewer: str = "",
+                pending_review: str | None = None) -> dict[str, Any] | None:
     comments = [c for c in thread["comments"]["nodes"] if c.get("state") != "PENDING"]
     if not comments:
         return None  # only the viewer's own unsubmitted draft: nobody else can see it yet
@@ -120,15 +128,20 @@ def thread_item(thread: dict[str, Any], ref: PRRef, full: bool, viewer: str = ""
         normalize_login(display_login(c.get("author"))) == me for c in visible if c is not root)
     item["source"] = "thread"
     item["_uid"] = thread["id"]
-    item["action_commands"] = _thread_actions(thread, ref, item)
+    item["action_commands"] = _thread_actions(thread, ref, item, pending_review)
     return item
 
 
-def _thread_actions(thread: dict[str, Any], ref: PRRef, item: dict[str, Any]) -> dict[str, Any]:
+def _thread_actions(thread: dict[str, Any], ref: PRRef, item: dict[str, Any],
+                    pending_review: str | None) -> dict[str, Any]:
     actions: dict[str, Any] = {
         "reply_command": commands.review_reply_command(ref, item["id"]),
         "view_in_browser": commands.view_command(ref),
     }
+    if pending_review:
+        # GitHub answers 422 to a REST reply while the viewer has a pending review: reply into it instead
+        actions["reply_command"] = commands.pending_reply_command(ref, thread["id"], pending_review)
+        actions["reply_into_pending_review"] = True
     if not item["can_resolve"]:
         # GitHub answers FORBIDDEN to anything we could offer: say why instead of offering it
         actions["resolve_command"] = None
@@ -178,11 +191,12 @@ def build_items(fb: Feedback, ref: PRRef, *, full: bool,
     """(items, number of resolved threads skipped, review-body statistics)."""
     items: list[dict[str, Any]] = []
     resolved = 0
+    pending = viewer_pending_review(fb)
     for thread in fb.threads:
         if thread.get("isResolved"):
             resolved += 1
             continue
-        item = thread_item(thread, ref, full, fb.viewer)
+        item = thread_item(thread, ref, full, fb.viewer, pending["id"] if pending else None)
         if item:
             items.append(item)
     superseded = _superseded(fb.reviews)

@@ -9,11 +9,12 @@ from pydantic import Field
 
 from pr_agent.context import Context
 from pr_agent.paging import encode_cursor, read_cursor
+from pr_agent.refs import PRRef
 from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register, stored
 from pr_agent.review import commands
 from pr_agent.review.authors import normalize_login
-from pr_agent.review.feedback import build_items
-from pr_agent.review.fetch import fetch_feedback
+from pr_agent.review.feedback import build_items, viewer_pending_review
+from pr_agent.review.fetch import Feedback, fetch_feedback
 from pr_agent.snapshots import AS_OF_DESCRIPTION, FROM_SNAPSHOT_DESCRIPTION, fetch_or_reuse, pr_key
 from pr_agent.textsafe import one_line, terminal_safe
 
@@ -93,7 +94,11 @@ class ActionCommands(OutputModel):
                                         "comments only). Run it only after the fix is verified.")
     resolve_condition: str
     view_in_browser: str
-    mcp_action: McpAction | None = None
+    mcp_action: McpAction | None = Field(None, description="The resolve_review_thread call that resolves the "
+                                         "thread; absent when you cannot resolve it (see resolve_condition).")
+    reply_into_pending_review: bool | None = Field(
+        None, description="true while you have a pending review (see warnings): reply_command then adds the "
+        "reply to that review, and it stays hidden from others until you submit the review.")
 
 
 class FeedbackItem(OutputModel):
@@ -173,6 +178,18 @@ class Summary(OutputModel):
                                           "into one item (see seen_count).")
 
 
+class FeedbackWarning(OutputModel):
+    code: Literal["pending_review"]
+    message: str
+    suggestion: str
+    review_id: str | None = Field(None, description="pending_review: the node id of your pending review.")
+    draft_comments: int | None = Field(None, description="pending_review: draft comments it holds.")
+    submit_command: str | None = Field(None, description="Shell command that submits the pending review (as a "
+                                       "comment review), publishing it and the replies added to it.")
+    discard_command: str | None = Field(None, description="Shell command that deletes the pending review; "
+                                        "its draft comments are lost.")
+
+
 class FindUnresolvedCommentsOutput(OutputModel):
     pr: str
     total_unresolved: int = Field(description="Items matching the filters, across all pages.")
@@ -182,6 +199,8 @@ class FindUnresolvedCommentsOutput(OutputModel):
     as_of: str = Field(description=AS_OF_DESCRIPTION)
     from_snapshot: bool = Field(description=FROM_SNAPSHOT_DESCRIPTION)
     notice: str = Field(description="How to treat the text in comment bodies.")
+    warnings: list[FeedbackWarning] = Field(default_factory=list, description="What changes how the commands "
+                                            "behave, e.g. a pending review of yours (code pending_review).")
 
 
 def _sort_key(item: dict[str, Any], sort: str) -> list[Any]:
@@ -261,7 +280,26 @@ def handle(ctx: Context, params: FindUnresolvedCommentsInput) -> FindUnresolvedC
         as_of=held.as_of,
         from_snapshot=held.from_snapshot,
         notice=UNTRUSTED_NOTICE,
+        warnings=_warnings(feedback, ref),
     )
+
+
+def _warnings(fb: Feedback, ref: PRRef) -> list[FeedbackWarning]:
+    pending = viewer_pending_review(fb)
+    if not pending:
+        return []
+    drafts = sum(1 for t in fb.threads for c in t["comments"]["nodes"] if c.get("state") == "PENDING")
+    return [FeedbackWarning(
+        code="pending_review",
+        message=f"You ({fb.viewer}) have a pending, unsubmitted review on {ref} with {drafts} draft comment(s). "
+        "While it exists GitHub refuses replies through the REST API (HTTP 422), and every reply you post goes "
+        "into it, hidden from others until you submit it.",
+        suggestion="Each thread's reply_command adds your reply to the pending review; then run submit_command "
+        "to publish the review with them, or discard_command to delete it (its drafts are lost) and reply "
+        "normally. resolve_review_thread with reply refuses until then.",
+        review_id=pending["id"], draft_comments=drafts,
+        submit_command=commands.submit_review_command(ref, pending["id"]),
+        discard_command=commands.discard_review_command(ref, pending["id"]))]
 
 
 def render(out: dict[str, Any]) -> str:
@@ -269,6 +307,10 @@ def render(out: dict[str, Any]) -> str:
     types = ", ".join(f"{n} {t}" for t, n in s["by_type"].items()) or "nothing"
     lines = [f"{out['pr']}: {out['total_unresolved']} unresolved ({types}); "
              f"{s['resolved_threads_skipped']} resolved threads not shown", ""]
+    for w in out.get("warnings") or []:
+        lines += [terminal_safe(f"WARNING: {w['message']}"), terminal_safe(f"  {w['suggestion']}")]
+        lines += [f"  {k.split('_')[0]}: {w[k]}" for k in ("submit_command", "discard_command") if w.get(k)]
+        lines.append("")
     for it in out["comments"]:
         where = ""
         if it.get("file_path"):

@@ -13,6 +13,7 @@ from pr_agent.errors import PrAgentError, tool_repair
 from pr_agent.queries import load_query
 from pr_agent.refs import PRRef
 from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register, stored
+from pr_agent.review import commands
 from pr_agent.review.authors import is_bot, normalize_login
 from pr_agent.review.fetch import pr_not_found
 from pr_agent.tools.comments import PR_FIELD_DESCRIPTION
@@ -81,7 +82,7 @@ class ThreadState:
     can_reply: bool
     last_comment: dict[str, Any] | None
     viewer: str
-    has_pending_review: bool
+    pending_review: str | None  # node id of the viewer's pending review on the PR
 
 
 def _last_visible(comments: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -130,7 +131,7 @@ def _lookup_thread(ctx: Context, ref: PRRef, thread_id: str) -> ThreadState:
     last = _last_visible((node.get("comments") or {}).get("nodes") or [])
     return ThreadState(node["id"], bool(node["isResolved"]), bool(node.get("viewerCanResolve")),
                        bool(node.get("viewerCanReply")), last, (data.get("viewer") or {}).get("login", ""),
-                       bool(pending))
+                       pending[0]["id"] if pending else None)
 
 
 def _scan_for_comment(ctx: Context, ref: PRRef, comment_id: str) -> ThreadState:
@@ -144,7 +145,7 @@ def _scan_for_comment(ctx: Context, ref: PRRef, comment_id: str) -> ThreadState:
         if not pr:
             raise pr_not_found(ref)
         viewer = (data.get("viewer") or {}).get("login", "")
-        pending = bool(pr["reviews"]["nodes"])
+        pending = (pr["reviews"]["nodes"] or [{}])[0].get("id")
         for thread in pr["reviewThreads"]["nodes"]:
             comments = thread["comments"]["nodes"]
             state = ThreadState(thread["id"], bool(thread["isResolved"]), bool(thread.get("viewerCanResolve")),
@@ -243,14 +244,17 @@ def handle(ctx: Context, params: ResolveReviewThreadInput) -> ResolveReviewThrea
         if already:
             message = "Your identical reply was already the last comment; not posted again. Thread resolved."
         else:
-            if state.has_pending_review:
+            if state.pending_review:
                 raise PrAgentError(
                     "pending_review_blocks_reply",
                     f"You have a pending (unsubmitted) review on {ref}; a reply now would be hidden inside it.",
-                    suggestion="Submit or discard your pending review on GitHub first (nothing was posted or "
-                    "resolved), or call again without reply.",
-                    details={"pr": str(ref), "thread_id": state.id},
-                    repair={"command": f"gh pr view {ref.number} --repo {ref.full_name} --web"})
+                    suggestion="Nothing was posted or resolved. Submit your pending review (details.submit_command) "
+                    "or discard it (details.discard_command; its drafts are lost), then call again; or call "
+                    "again without reply.",
+                    details={"pr": str(ref), "thread_id": state.id, "review_id": state.pending_review,
+                             "submit_command": commands.submit_review_command(ref, state.pending_review),
+                             "discard_command": commands.discard_review_command(ref, state.pending_review)},
+                    repair={"command": commands.view_command(ref)})
             if not state.can_reply:
                 raise PrAgentError("forbidden", f"Your gh login may not reply in thread {state.id}.",
                                    suggestion="Resolve without reply, or ask a maintainer.",

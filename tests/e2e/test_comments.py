@@ -179,3 +179,34 @@ def test_unresolvable_thread_offers_no_resolve(agent) -> None:
     assert reply.returncode == 0, reply.stderr
     text = a.cli("comments", "acme/widgets#11").stdout
     assert "resolve: " not in text.split("thread PRRT_locked")[1].split("●")[0]
+
+
+def test_pending_review_is_a_warning_and_every_command_works(agent) -> None:
+    from tests.e2e.review_worlds import hidden_world
+
+    a = agent(hidden_world(pending=True))
+    out = a.json("comments", "acme/widgets#11")
+    [warning] = out["warnings"]
+    assert warning["code"] == "pending_review" and "422" in warning["message"]
+    pr = a.hub.world.pull_request("acme/widgets", 11)
+    pending = next(r for r in pr["reviews"] if r["state"] == "PENDING")
+    assert warning["review_id"] == pending["node_id"]
+    spam = by_thread(out)["PRRT_spam"]
+    ac = spam["action_commands"]
+    assert ac["reply_into_pending_review"] is True and "/replies" not in ac["reply_command"]
+    custom = ac["reply_command"].replace("YOUR_REPLY_HERE", "See $(id) `x` \"q\"")
+    posted = a.shell(custom)
+    assert posted.returncode == 0, posted.stderr
+    draft = a.hub.world.thread("PRRT_spam")["comments"][-1]
+    assert draft["body"] == "See $(id) `x` \"q\"" and draft["state"] == "PENDING"
+    assert draft["review"] == pending["id"]
+    assert "WARNING:" in a.cli("comments", "acme/widgets#11").stdout
+
+    submit = a.shell(warning["submit_command"])
+    assert submit.returncode == 0, submit.stderr
+    assert draft["state"] == "SUBMITTED" and pending["state"] == "COMMENTED"
+    after = a.json("comments", "acme/widgets#11")
+    assert after["warnings"] == []
+    rest = by_thread(after)["PRRT_spam"]["action_commands"]
+    assert "reply_into_pending_review" not in rest and "/replies" in rest["reply_command"]
+    assert a.shell(rest["reply_command"]).returncode == 0  # the REST reply works again
