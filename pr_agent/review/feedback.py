@@ -71,6 +71,25 @@ def _hidden(node: dict[str, Any]) -> dict[str, Any]:
     return {"is_minimized": True, "minimized_reason": (node.get("minimizedReason") or "").lower() or None}
 
 
+def inline_finding_fields(root: dict[str, Any], item: dict[str, Any]) -> dict[str, Any]:
+    """An AI reviewer's inline comment as a finding: title, severity, category, suggestion, ai_prompt (the
+    fields a review-body finding has). A bot we cannot name, or a human, gives nothing."""
+    from pr_agent.review.bots.inline import parse_inline_comment
+
+    author = root.get("author") or {}
+    login = author.get("login") or ""
+    if author.get("__typename") == "Bot" and not login.endswith("[bot]"):
+        login += "[bot]"  # GraphQL drops the suffix; with it, an unknown bot is recognised by its markup
+    end = item.get("line_number")
+    f = parse_inline_comment(root.get("body") or "", login, path=item.get("file_path"),
+                             start=item.get("start_line") or end, end=end)
+    if f is None:
+        return {}
+    return {"title": f.title or None, "severity": f.severity, "severity_level": f.severity_level,
+            "category": f.category, "suggestion": f.suggestion, "ai_prompt": f.ai_prompt,
+            "fingerprint": f.fingerprint}
+
+
 def viewer_pending_review(fb: Feedback) -> dict[str, Any] | None:
     """The viewer's own unsubmitted review (GitHub lists it to its author only), if any."""
     me = normalize_login(fb.viewer)
@@ -101,6 +120,8 @@ def thread_item(thread: dict[str, Any], ref: PRRef, full: bool, viewer: str = ""
     if full:
         item["diff_hunk"] = root.get("diffHunk")
         item["subject_type"] = thread.get("subjectType")
+    if item["is_bot"] and not item["is_minimized"]:
+        item.update(inline_finding_fields(root, item))
     hidden_replies = 0
     for reply in rest:
         if reply.get("isMinimized") and not full:

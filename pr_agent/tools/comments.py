@@ -143,7 +143,8 @@ class FeedbackItem(OutputModel):
     last_author_is_bot: bool | None = None
     viewer_replied: bool | None = Field(None, description="review_comment only: whether you (the gh login) "
                                         "already replied in the thread.")
-    title: str | None = Field(None, description="Finding parsed from an AI-reviewer body: its title.")
+    title: str | None = Field(None, description="Finding parsed from an AI reviewer's review body or inline "
+                              "comment (a thread it started): its title. Human comments have no finding fields.")
     severity: str | None = Field(None, description="Finding: severity as the bot wrote it.")
     severity_level: Literal["critical", "major", "minor", "trivial", "info"] | None = Field(
         None, description="Finding: normalised severity.")
@@ -170,6 +171,8 @@ class Summary(OutputModel):
     replies: int = Field(description="Replies grouped inside the reported threads.")
     resolved_threads_skipped: int
     review_body_findings: int = Field(description="Actionable findings parsed from AI-reviewer review bodies.")
+    inline_findings: int = Field(0, description="Inline threads started by an AI reviewer whose comment was read "
+                                 "as a finding (title, severity, category, suggestion, ai_prompt filled in).")
     non_actionable_findings_skipped: int = Field(description="LGTM / 'additional' notes in review bodies, "
                                                  "not reported.")
     findings_already_in_threads: int = Field(description="Body findings dropped because an inline thread of the "
@@ -272,7 +275,8 @@ def handle(ctx: Context, params: FindUnresolvedCommentsInput) -> FindUnresolvedC
             outdated_threads=sum(1 for it in kept if it.get("is_outdated")),
             replies=sum(len(it["replies"]) for it in kept),
             resolved_threads_skipped=skipped_resolved,
-            review_body_findings=sum(1 for it in kept if it.get("fingerprint")),
+            review_body_findings=sum(1 for it in kept if it.get("fingerprint") and it["source"] == "review_body"),
+            inline_findings=sum(1 for it in kept if it.get("fingerprint") and it["source"] == "thread"),
             non_actionable_findings_skipped=body_stats.non_actionable_skipped,
             findings_already_in_threads=body_stats.duplicates_of_threads,
             reposted_findings_merged=body_stats.reposts_merged,

@@ -40,6 +40,11 @@ def test_feedback_is_told_apart(agent) -> None:
     assert out["summary"]["bot_comments"] == 3 and out["summary"]["human_comments"] == 7
     assert out["summary"]["by_type"] == {"issue_comment": 3, "review": 1, "review_comment": 6}
 
+    rabbit = next(c for c in out["comments"] if c.get("thread_id") == "PRRT_rabbit")  # an inline AI finding
+    assert (rabbit["title"], rabbit["severity_level"], rabbit["category"]) == (
+        "SQL injection risk.", "major", "actionable")
+    assert not any(k in human for k in ("title", "severity", "category", "fingerprint"))  # humans stay plain
+    assert out["summary"]["inline_findings"] == 2 and out["summary"]["review_body_findings"] == 0
     locked = next(c for c in out["comments"] if c.get("thread_id") == "PRRT_locked")
     assert locked["can_resolve"] is False
     hostile = next(c for c in out["comments"] if c.get("thread_id") == "PRRT_hostile")
