@@ -204,7 +204,8 @@ def _code_suggestion(node: Node, row: tuple[str | None, str | None] | None = Non
             level = "major" if importance >= 9 else "minor" if importance >= 7 else "trivial"
             severity = f"importance {importance}/10"
     title = clean_inline(node.summary)
-    if table_category and words_of(table_category).replace("-", " ").startswith("high level") and not body.startswith("High-level"):
+    high_level = bool(table_category) and words_of(table_category or "").replace("-", " ").startswith("high level")
+    if high_level and not body.startswith("High-level"):
         body = f"High-level: {body}" if body else "High-level suggestion"
     return make_finding(
         "qodo", title=title, body=body, file_path=path, start_line=start,
