@@ -48,7 +48,7 @@ class FindUnresolvedCommentsInput(InputModel):
         "chronological", "Order of the comments: chronological, by_file (path, then line) or by_author.")
     parse_review_bodies: bool | None = stored(
         True, "Split AI-reviewer review bodies (CodeRabbit, Copilot, Gemini, Codex, Sourcery, Qodo, Greptile, "
-        "Bugbot) into one item per actionable finding with file/line context; false keeps each body whole.")
+        "Bugbot, cubic) into one item per actionable finding with file/line context; false keeps each body whole.")
     detail: Literal["concise", "full"] = Field(
         "concise", description="concise: what an agent needs to act. full: adds diff hunks, reactions, "
         "update times, thread positions and reply links. Omitted means concise.")

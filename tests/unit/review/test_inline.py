@@ -111,3 +111,46 @@ def test_praise_nitpick_is_not_actionable() -> None:
     ask = parse_inline_comment("_🧹 Nitpick_ | _🔵 Trivial_\n\n**Nice helper, but rename it.**\n\nConsider `load`.",
                                "coderabbitai", path="a.py", start=1, end=1)
     assert ask is not None and ask.category == "nitpick" and ask.actionable is True
+
+
+# Real cubic inline comments (cubic-dev-ai[bot]), as the search corpus holds them (cut where it cut them):
+# opsmill/infrahub-ansible#361 review thread 2026-07-03 (.agents/commands/speckit.review.errors.md:10) and
+# affaan-m/ECC#1492 review thread 2026-04-18 (agents/aios-builder.md:23). Sources also in fixtures/reviews/README.md.
+CUBIC_REAL = [
+    ("P2: The entire prompt body from `.specify/extensions/review/commands/errors.md` is duplicated across three "
+     "other artifacts: `.agents/skills/speckit-review-errors/SKILL.md`, `.github/agents/speckit.review.errors."
+     "agent.md`, and now this newly added `.agents/commands/speckit.review.errors.md`.",
+     "The entire prompt body from .specify/extensions/review/commands/errors.md is duplicated across three other "
+     "artifacts: .agents/skills/speckit-review-errors/SKILL.md, .github/agents/speckit.review.errors.agent.md, "
+     "and now this newly added .agents/commands/speckit.review.errors.md.", None),
+    ("P2: Cross-flag grep pattern is written as regex character class syntax and is invalid (`Invalid range end`), "
+     "so the command can fail instead of finding builder-specific flags.\n\n<details>\n<summary>Prompt for AI "
+     "agents</summary>\n\n```text\nCheck if this issue\n```\n\n</details>",
+     "Cross-flag grep pattern is written as regex character class syntax and is invalid (Invalid range end), so "
+     "the command can fail instead of finding builder-specific flags.", "Check if this issue"),
+]
+
+
+@pytest.mark.parametrize("case", CUBIC_REAL, ids=["infrahub-ansible-361", "ecc-1492"])
+def test_real_cubic_inline_comments(case: tuple) -> None:
+    body, title, prompt = case
+    f = parse_inline_comment(body, "cubic-dev-ai[bot]", path="a.md", start=10, end=10)
+    assert f is not None
+    assert (f.severity, f.severity_level, f.category, f.ai_prompt) == ("P2", "minor", "actionable", prompt)
+    assert f.body == body.split("\n\n<details>")[0].removeprefix("P2: ")  # the lead is severity, not text
+    assert f.title.startswith(title[:100]) and len(f.title) <= 161  # titles are cut at 160
+
+
+def test_cubic_review_body_violations_or_kept_whole() -> None:
+    from pr_agent.review.bots import parse_review_body
+
+    body = ("**2 issues found** across 3 files\n\n<details>\n<summary>Prompt for AI agents (all 2 issues)</summary>"
+            "\n\n```text\n<file name=\"src/a.ts\">\n<violation number=\"1\" location=\"src/a.ts:12\">\nP1: Missing "
+            "await: the promise is dropped.\n</violation>\n<violation number=\"2\" location=\"src/a.ts:30-34\">\n"
+            "P3: Unused import.\n</violation>\n</file>\n```\n\n</details>")
+    got = parse_review_body(body, "cubic-dev-ai[bot]")
+    assert [(f.file_path, f.start_line, f.end_line, f.severity_level, f.title) for f in got.items] == [
+        ("src/a.ts", 12, 12, "major", "Missing await: the promise is dropped."),
+        ("src/a.ts", 30, 34, "trivial", "Unused import.")]
+    unknown = parse_review_body("**3 issues found** across 2 files. See the inline comments.", "cubic-dev-ai[bot]")
+    assert unknown.bot == "cubic" and unknown.items == [] and unknown.uncertain  # kept whole, not dropped
