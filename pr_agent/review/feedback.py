@@ -13,6 +13,7 @@ from pr_agent.refs import PRRef
 from pr_agent.review import commands
 from pr_agent.review.authors import display_login, is_bot, normalize_login
 from pr_agent.review.bodies import BodyStats, body_items
+from pr_agent.review.dedup import dedup_across_bots
 from pr_agent.review.fetch import Feedback
 from pr_agent.textsafe import one_line
 
@@ -246,4 +247,5 @@ def build_items(fb: Feedback, ref: PRRef, *, full: bool,
         item["_uid"] = comment["id"]
         item["action_commands"] = _conversation_actions(ref, "A conversation comment")
         items.append(item)
+    items, stats.cross_bot_merged = dedup_across_bots(items)
     return items, resolved, stats

@@ -82,6 +82,17 @@ class Reply(OutputModel):
     reactions: Reactions | None = Field(None, description="Only with detail=full.")
 
 
+class AlsoReportedBy(OutputModel):
+    author: str
+    severity: str | None = None
+    severity_level: str | None = None
+    node_id: str
+    thread_id: str | None = Field(None, description="Set when that report is an inline thread of its own (it "
+                                  "must be resolved separately).")
+    html_url: str | None = None
+    title: str | None = None
+
+
 class McpAction(OutputModel):
     tool: Literal["resolve_review_thread"]
     args: dict[str, str]
@@ -155,6 +166,10 @@ class FeedbackItem(OutputModel):
     fingerprint: str | None = Field(None, description="Finding: stable id of the finding across review rounds.")
     seen_count: int | None = Field(None, description="Finding: in how many review rounds the bot posted it.")
     first_seen_at: str | None = None
+    also_reported_by: list[AlsoReportedBy] | None = Field(
+        None, description="Other AI reviewers that reported the same finding (same file, overlapping lines, "
+        "similar text), each with its own severity; more corroborations = more likely real. A body finding "
+        "is folded into the item; two inline threads both stay and name each other.")
     parse_notes: list[str] | None = Field(None, description="Review bodies the parser was unsure about are kept "
                                           "whole, with what it could not understand.")
     action_commands: ActionCommands
@@ -177,6 +192,8 @@ class Summary(OutputModel):
                                                  "not reported.")
     findings_already_in_threads: int = Field(description="Body findings dropped because an inline thread of the "
                                              "same bot carries them.")
+    cross_bot_duplicates_merged: int = Field(0, description="Body findings folded into another AI reviewer's "
+                                             "item for the same finding (see also_reported_by).")
     reposted_findings_merged: int = Field(description="Repeats of a finding in later review rounds, merged "
                                           "into one item (see seen_count).")
 
@@ -280,6 +297,7 @@ def handle(ctx: Context, params: FindUnresolvedCommentsInput) -> FindUnresolvedC
             non_actionable_findings_skipped=body_stats.non_actionable_skipped,
             findings_already_in_threads=body_stats.duplicates_of_threads,
             reposted_findings_merged=body_stats.reposts_merged,
+            cross_bot_duplicates_merged=body_stats.cross_bot_merged,
         ),
         as_of=held.as_of,
         from_snapshot=held.from_snapshot,

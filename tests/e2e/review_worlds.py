@@ -72,3 +72,20 @@ def code_owner_world() -> dict[str, Any]:
     w["repositories"][0].update(codeowners=CODEOWNERS, teams={"acme/core": ["carol"], "acme/docs": ["dave"]},
                                 branch_rules={"main": {"rulesets": [ruleset]}})
     return w
+
+
+GEMINI_BODY = ("## Code Review\n\nI found one issue.\n\n**src/db.py:41**\n\n"
+               "![high](https://www.gstatic.com/codereviewagent/high-priority.svg) The query interpolates user "
+               "input (SQL injection risk).\n")
+
+
+def two_bots_world() -> dict[str, Any]:
+    """PR 12: CodeRabbit's inline thread and Gemini's review body report the same SQL injection."""
+    threads = [thread("PRRT_sql", "src/db.py", 42, [
+        comment(1201, "coderabbitai", "_⚠️ Potential issue_ | _🔴 Critical_\n\n**SQL injection: user input is "
+                "interpolated into the query.**\n\nUse a parameterised query.", 1, association="NONE")])]
+    reviews = [{"id": 2201, "author": "gemini-code-assist", "state": "COMMENTED", "body": GEMINI_BODY,
+                "submitted_at": _ts(2), "author_association": "NONE"}]
+    w = world(pr(12, threads, reviews=reviews))
+    w["users"]["gemini-code-assist"] = {"type": "Bot"}
+    return w

@@ -215,3 +215,14 @@ def test_pending_review_is_a_warning_and_every_command_works(agent) -> None:
     rest = by_thread(after)["PRRT_spam"]["action_commands"]
     assert "reply_into_pending_review" not in rest and "/replies" in rest["reply_command"]
     assert a.shell(rest["reply_command"]).returncode == 0  # the REST reply works again
+
+
+def test_same_finding_from_two_bots_is_one_item(agent) -> None:
+    from tests.e2e.review_worlds import two_bots_world
+
+    out = agent(two_bots_world()).json("comments", "acme/widgets#12")
+    [only] = out["comments"]
+    assert only["thread_id"] == "PRRT_sql" and only["severity_level"] == "critical"
+    assert [(r["author"], r["severity"], r["severity_level"]) for r in only["also_reported_by"]] == [
+        ("gemini-code-assist", "high", "major")]
+    assert out["summary"]["cross_bot_duplicates_merged"] == 1 and out["total_unresolved"] == 1
