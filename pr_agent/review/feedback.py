@@ -110,6 +110,9 @@ def thread_item(thread: dict[str, Any], ref: PRRef, full: bool, viewer: str = ""
     item = _base(root, "review_comment", full)
     item.update(_hidden(root))
     outdated = bool(thread.get("isOutdated"))
+    line_thread = thread.get("subjectType") != "FILE" and bool(thread.get("line") or thread.get("originalLine"))
+    # GitHub marks a thread outdated when the lines it is anchored to changed in a later push
+    item["changed_since_comment"] = "true" if outdated else ("false" if line_thread else "unknown")
     item.update(
         thread_id=thread["id"],
         file_path=thread.get("path"),
@@ -202,6 +205,7 @@ def review_item(review: dict[str, Any], ref: PRRef, full: bool) -> dict[str, Any
     item.update(_hidden(review))
     item["created_at"] = review.get("submittedAt") or review.get("createdAt") or ""
     item["review_state"] = review.get("state")
+    item["_commit"] = (review.get("commit") or {}).get("oid")
     item["source"] = "review_body"
     item["_uid"] = review["id"]
     item["action_commands"] = _conversation_actions(ref, "A review body")
@@ -249,3 +253,25 @@ def build_items(fb: Feedback, ref: PRRef, *, full: bool,
         items.append(item)
     items, stats.cross_bot_merged = dedup_across_bots(items)
     return items, resolved, stats
+
+
+def mark_changed_since(items: list[dict[str, Any]], head: str | None, hunks: Any) -> None:
+    """``changed_since_comment`` of review-body findings anchored to lines: false when the review is of the
+    current head; else, when ``hunks(old, new, path)`` (git inside a clone) can tell, whether a change
+    touched those lines; "unknown" otherwise. A hint, never a reason to resolve anything by itself."""
+    for it in items:
+        if it["source"] != "review_body" or not it.get("fingerprint"):
+            continue
+        end, path, commit = it.get("line_number"), it.get("file_path"), it.get("_commit")
+        if not (end and path and commit and head):
+            it["changed_since_comment"] = "unknown"
+            continue
+        if commit == head:
+            it["changed_since_comment"] = "false"
+            continue
+        ranges = hunks(commit, head, path)
+        if ranges is None:
+            it["changed_since_comment"] = "unknown"
+            continue
+        start = it.get("start_line") or end
+        it["changed_since_comment"] = "true" if any(a <= end and start <= b for a, b in ranges) else "false"

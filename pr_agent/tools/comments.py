@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any, Literal
 
 from pydantic import Field
 
 from pr_agent.context import Context
+from pr_agent.errors import PrAgentError
 from pr_agent.paging import encode_cursor, read_cursor
 from pr_agent.refs import PRRef
 from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register, stored
 from pr_agent.review import commands
 from pr_agent.review.authors import normalize_login
-from pr_agent.review.feedback import build_items, viewer_pending_review
+from pr_agent.review.feedback import build_items, mark_changed_since, viewer_pending_review
 from pr_agent.review.fetch import Feedback, fetch_feedback
 from pr_agent.snapshots import AS_OF_DESCRIPTION, FROM_SNAPSHOT_DESCRIPTION, fetch_or_reuse, pr_key
 from pr_agent.textsafe import one_line, terminal_safe
@@ -152,6 +154,10 @@ class FeedbackItem(OutputModel):
     last_author: str | None = Field(None, description="review_comment only: who wrote the thread's last visible "
                                     "comment (hidden ones do not count); absent when every comment is hidden.")
     last_author_is_bot: bool | None = None
+    changed_since_comment: Literal["true", "false", "unknown"] | None = Field(
+        None, description="Whether the lines this thread or finding is anchored to changed since it was written "
+        "(threads: GitHub's outdated flag; body findings: the review's commit vs the head, read with git inside "
+        "a clone). A hint that you may already have addressed it, never a reason to resolve without checking.")
     viewer_replied: bool | None = Field(None, description="review_comment only: whether you (the gh login) "
                                         "already replied in the thread.")
     title: str | None = Field(None, description="Finding parsed from an AI reviewer's review body or inline "
@@ -232,6 +238,28 @@ def _sort_key(item: dict[str, Any], sort: str) -> list[Any]:
     return [item["created_at"], str(item["_uid"])]
 
 
+_OID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
+
+
+def _hunks(ctx: Context) -> Any:
+    """git inside a clone that holds both commits; otherwise nothing can be told (None)."""
+    cache: dict[tuple[str, str, str], Any] = {}
+
+    def hunks(old: str, new: str, path: str) -> list[tuple[int, int]] | None:
+        key = (old, new, path)
+        if not all(_OID.fullmatch(x) for x in (old, new)):
+            return None  # only commit ids from GitHub reach git, never other text
+        if key not in cache:
+            try:
+                ok = ctx.git.is_repo() and ctx.git.has_commit(old) and ctx.git.has_commit(new)
+                cache[key] = ctx.git.old_side_hunks(old, new, path) if ok else None
+            except PrAgentError:
+                cache[key] = None
+        return cache[key]
+
+    return hunks
+
+
 def _filter_authors(item: dict[str, Any], include_bots: bool, excluded: list[str]) -> dict[str, Any] | None:
     """The bot and author filters work per comment: a thread a bot started stays when a kept author (a
     human reviewer) wrote in it, with only that author's replies; its root stays as the context they answered
@@ -265,6 +293,7 @@ def handle(ctx: Context, params: FindUnresolvedCommentsInput) -> FindUnresolvedC
     feedback = held.value  # shared with other pages when it is a snapshot: read it, never change it
     items, skipped_resolved, body_stats = build_items(feedback, ref, full=params.detail == "full",
                                                       parse_bodies=bool(params.parse_review_bodies))
+    mark_changed_since(items, feedback.pr.get("headRefOid"), _hunks(ctx))
     kept = [
         out for it in items
         if (params.include_outdated or not it.get("is_outdated"))

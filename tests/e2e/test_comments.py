@@ -34,6 +34,7 @@ def test_feedback_is_told_apart(agent) -> None:
     outdated = next(c for c in out["comments"] if c.get("thread_id") == "PRRT_outdated")
     assert outdated["is_outdated"] is True and outdated["line_number"] == 3
     assert [c["thread_id"] for c in out["comments"] if c.get("is_outdated")] == ["PRRT_outdated"]
+    assert outdated["changed_since_comment"] == "true" and human["changed_since_comment"] == "false"
 
     bots = sorted(c["author"] for c in out["comments"] if c["is_bot"])
     assert bots == ["coderabbitai", "copilot-pull-request-reviewer", "github-actions"]
