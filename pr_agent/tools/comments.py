@@ -15,6 +15,7 @@ from pr_agent.refs import PRRef
 from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register, stored
 from pr_agent.review import commands
 from pr_agent.review.authors import normalize_login
+from pr_agent.review.coverage import ai_review_coverage
 from pr_agent.review.feedback import build_items, mark_changed_since, viewer_pending_review
 from pr_agent.review.fetch import Feedback, fetch_feedback
 from pr_agent.snapshots import AS_OF_DESCRIPTION, FROM_SNAPSHOT_DESCRIPTION, fetch_or_reuse, pr_key
@@ -204,8 +205,20 @@ class Summary(OutputModel):
                                           "into one item (see seen_count).")
 
 
+class ReviewerCoverage(OutputModel):
+    reviewer: str = Field(description="The AI reviewer's login.")
+    bot: str = Field(description="Which AI reviewer it is (coderabbit, copilot, gemini, …).")
+    reviewed_commit: str | None = Field(None, description="The commit of its latest real review (an error "
+                                        "review is not one).")
+    covers_head: bool = Field(description="Whether its latest review is of the PR's current head commit.")
+    status: Literal["reviewed_head", "behind", "in_progress", "rate_limited", "paused", "errored",
+                    "not_reviewed"] = Field(description="reviewed_head; behind (reviewed an older commit); "
+                                            "in_progress, rate_limited, paused or errored from its latest "
+                                            "comment; not_reviewed (it only commented).")
+
+
 class FeedbackWarning(OutputModel):
-    code: Literal["pending_review"]
+    code: Literal["pending_review", "ai_review_not_current"]
     message: str
     suggestion: str
     review_id: str | None = Field(None, description="pending_review: the node id of your pending review.")
@@ -226,7 +239,12 @@ class FindUnresolvedCommentsOutput(OutputModel):
     from_snapshot: bool = Field(description=FROM_SNAPSHOT_DESCRIPTION)
     notice: str = Field(description="How to treat the text in comment bodies.")
     warnings: list[FeedbackWarning] = Field(default_factory=list, description="What changes how the commands "
-                                            "behave, e.g. a pending review of yours (code pending_review).")
+                                            "behave or what is still missing: a pending review of yours "
+                                            "(pending_review), AI reviewers that have not covered the head "
+                                            "(ai_review_not_current).")
+    ai_review_coverage: list[ReviewerCoverage] = Field(
+        default_factory=list, description="For each AI reviewer that has reviewed or commented on the PR: "
+        "whether it has reviewed the current head, is still reviewing, was rate-limited, paused or errored.")
 
 
 def _sort_key(item: dict[str, Any], sort: str) -> list[Any]:
@@ -306,6 +324,7 @@ def handle(ctx: Context, params: FindUnresolvedCommentsInput) -> FindUnresolvedC
                    if more and page else None)
 
     by_author = Counter(it["author"] for it in kept)
+    coverage = ai_review_coverage(feedback.reviews, feedback.issue_comments, feedback.pr.get("headRefOid"))
     return FindUnresolvedCommentsOutput(
         pr=str(ref),
         total_unresolved=len(kept),
@@ -331,16 +350,27 @@ def handle(ctx: Context, params: FindUnresolvedCommentsInput) -> FindUnresolvedC
         as_of=held.as_of,
         from_snapshot=held.from_snapshot,
         notice=UNTRUSTED_NOTICE,
-        warnings=_warnings(feedback, ref),
+        warnings=_warnings(feedback, ref, coverage),
+        ai_review_coverage=[ReviewerCoverage.model_validate(c) for c in coverage],
     )
 
 
-def _warnings(fb: Feedback, ref: PRRef) -> list[FeedbackWarning]:
+def _warnings(fb: Feedback, ref: PRRef, coverage: list[dict[str, Any]]) -> list[FeedbackWarning]:
+    out = []
+    behind = [c for c in coverage if not c["covers_head"]]
+    if behind:
+        who = ", ".join(f"{c['reviewer']} ({c['status'].replace('_', ' ')})" for c in behind)
+        out.append(FeedbackWarning(
+            code="ai_review_not_current",
+            message=f"Not every AI reviewer has reviewed the head commit: {who}. Their findings may be missing "
+            "or about older code.",
+            suggestion="Wait for them (in_progress), re-trigger them (behind, rate_limited, errored) or resume "
+            "them (paused), then call again."))
     pending = viewer_pending_review(fb)
     if not pending:
-        return []
+        return out
     drafts = sum(1 for t in fb.threads for c in t["comments"]["nodes"] if c.get("state") == "PENDING")
-    return [FeedbackWarning(
+    return [*out, FeedbackWarning(
         code="pending_review",
         message=f"You ({fb.viewer}) have a pending, unsubmitted review on {ref} with {drafts} draft comment(s). "
         "While it exists GitHub refuses replies through the REST API (HTTP 422), and every reply you post goes "

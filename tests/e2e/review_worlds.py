@@ -89,3 +89,32 @@ def two_bots_world() -> dict[str, Any]:
     w = world(pr(12, threads, reviews=reviews))
     w["users"]["gemini-code-assist"] = {"type": "Bot"}
     return w
+
+
+HEAD, OLD = "b" * 40, "a" * 40
+
+
+def coverage_world() -> dict[str, Any]:
+    """PR 13: Gemini reviewed the head; CodeRabbit reviewed an older commit and its summary now says it is
+    rate-limited; Copilot only errored; Greptile reviewed an older commit and says a review is in progress."""
+    reviews = [
+        {"id": 2301, "author": "coderabbitai", "state": "COMMENTED", "body": "**Actionable comments posted: 0**",
+         "submitted_at": _ts(1), "commit_id": OLD, "author_association": "NONE"},
+        {"id": 2302, "author": "gemini-code-assist", "state": "COMMENTED", "body": "## Code Review\n\nLooks fine.",
+         "submitted_at": _ts(5), "commit_id": HEAD, "author_association": "NONE"},
+        {"id": 2303, "author": "copilot-pull-request-reviewer", "state": "COMMENTED",
+         "body": "Copilot encountered an error and was unable to review this pull request.", "submitted_at": _ts(6),
+         "commit_id": HEAD, "author_association": "NONE"},
+        {"id": 2304, "author": "greptile-apps", "state": "COMMENTED", "body": "<h3>Greptile Summary</h3>\n\nOK.",
+         "submitted_at": _ts(2), "commit_id": OLD, "author_association": "NONE"},
+    ]
+    comments = [
+        {"id": 3301, "author": "coderabbitai", "created_at": _ts(7), "author_association": "NONE",
+         "body": "<!-- This is an auto-generated comment: rate limited by coderabbit.ai -->\n\n> [!WARNING]\n> "
+                 "## Rate limit exceeded\n> Please wait 12 minutes before requesting another review."},
+        {"id": 3302, "author": "greptile-apps", "created_at": _ts(8), "author_association": "NONE",
+         "body": "Greptile review in progress for the latest commit…"},
+    ]
+    w = world(pr(13, [], head_sha=HEAD, reviews=reviews, issue_comments=comments))
+    w["users"].update({"gemini-code-assist": {"type": "Bot"}, "greptile-apps": {"type": "Bot"}})
+    return w

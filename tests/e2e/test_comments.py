@@ -227,3 +227,18 @@ def test_same_finding_from_two_bots_is_one_item(agent) -> None:
     assert [(r["author"], r["severity"], r["severity_level"]) for r in only["also_reported_by"]] == [
         ("gemini-code-assist", "high", "major")]
     assert out["summary"]["cross_bot_duplicates_merged"] == 1 and out["total_unresolved"] == 1
+
+
+def test_ai_review_coverage_of_the_head(agent) -> None:
+    from tests.e2e.review_worlds import HEAD, OLD, coverage_world
+
+    out = agent(coverage_world()).json("comments", "acme/widgets#13")
+    got = {c["reviewer"]: (c["status"], c["covers_head"], c.get("reviewed_commit")) for c in out["ai_review_coverage"]}
+    assert got == {
+        "coderabbitai": ("rate_limited", False, OLD),
+        "gemini-code-assist": ("reviewed_head", True, HEAD),
+        "copilot-pull-request-reviewer": ("errored", False, None),  # an error review is not a review
+        "greptile-apps": ("in_progress", False, OLD),
+    }
+    [warning] = [w for w in out["warnings"] if w["code"] == "ai_review_not_current"]
+    assert "coderabbitai (rate limited)" in warning["message"] and "gemini" not in warning["message"]
