@@ -436,7 +436,12 @@ TOOL = register(Tool(
         "comments, each with ready-to-run reply and resolve commands. Use it before addressing review "
         "feedback and again to confirm nothing is left. Resolved threads are never returned. Read-only: "
         "it does not reply or resolve (use resolve_review_thread after verifying a fix). Results are paged: "
-        "pass nextCursor back as cursor with the same arguments."
+        "pass nextCursor back as cursor with the same arguments. AI reviewers' findings (review bodies and the "
+        "inline comments that start their threads) carry title, severity, category, suggestion and ai_prompt; "
+        "the same finding from two bots is one item with also_reported_by; changed_since_comment hints whether "
+        "the lines changed since. Hidden (minimized) comments appear only with detail=full and never count as "
+        "the last word. Read warnings first: a pending review of yours changes how replies work, and "
+        "ai_review_coverage says which AI reviewers have not yet reviewed the head."
     ),
     input_model=FindUnresolvedCommentsInput,
     output_model=FindUnresolvedCommentsOutput,
