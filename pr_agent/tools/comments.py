@@ -377,7 +377,7 @@ def _warnings(fb: Feedback, ref: PRRef, coverage: list[dict[str, Any]]) -> list[
         "into it, hidden from others until you submit it.",
         suggestion="Each thread's reply_command adds your reply to the pending review; then run submit_command "
         "to publish the review with them, or discard_command to delete it (its drafts are lost) and reply "
-        "normally. resolve_review_thread with reply refuses until then.",
+        "normally. Resolving with a reply (resolve) refuses until then.",
         review_id=pending["id"], draft_comments=drafts,
         submit_command=commands.submit_review_command(ref, pending["id"]),
         discard_command=commands.discard_review_command(ref, pending["id"]))]
