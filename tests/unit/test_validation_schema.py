@@ -54,7 +54,7 @@ def test_a_field_accepts_exactly_what_its_schema_admits(tool_name: str, field: s
 def test_the_ids_find_unresolved_comments_returns_are_accepted_by_resolve_review_thread() -> None:
     tools = all_tools()
     item = tools["find_unresolved_comments"].output_schema()["$defs"]
-    comment = next(d for d in item.values() if "thread_id" in d.get("properties", {}))
+    comment = item["FeedbackItem"]
     assert comment["properties"]["id"]["type"] == "integer"  # what comments returns ...
     resolve = tools["resolve_review_thread"]
     for args in ({"comment_id": 2345678901}, {"comment_id": "2345678901"}, {"comment_id": "PRRC_kwDOabcd"},
