@@ -143,6 +143,6 @@ def test_comment_pages_fit_a_context(agent) -> None:
     assert walked == [(it["type"], it["id"]) for it in everything]
     assert got["bad_size"].is_error and got["bad_size"].structured_content["error"]["code"] == "invalid_arguments"
     for it in everything:  # over MCP: resolving is the tool call, its shell twin is not sent
-        assert "resolve_command" not in it["action_commands"]
-        if it["type"] == "review_comment":
-            assert it["action_commands"]["mcp_action"]["tool"] == "resolve_review_thread"
+        assert "resolve_command" not in it["action_commands"] or "mcp_action" not in it["action_commands"]
+    actions = [it["action_commands"]["mcp_action"] for it in everything if it["action_commands"].get("mcp_action")]
+    assert actions and all(a["tool"] == "resolve_review_thread" for a in actions)
