@@ -18,21 +18,15 @@ def main(argv: list[str]) -> int:
     r.add_argument("--seed", type=int, default=19)
     r.add_argument("--timeout", type=float, default=600, help="seconds per mutant before it counts as killed")
     r.add_argument("--list", action="store_true", help="only list the mutants")
-    q = sub.add_parser("quick", help="choose the e2e items of the quick subset from the map")
-    q.add_argument("--target", type=float, default=0.95)
     args = parser.parse_args(argv)
     if args.cmd == "map":
         from tests.mutation.mapping import build
 
         build(args.pytest_args or ["tests"], args.workers)
         return 0
-    if args.cmd == "run":
-        from tests.mutation.runner import run
+    from tests.mutation.runner import run
 
-        return run(args.modules, sample=args.sample, seed=args.seed, timeout=args.timeout, list_only=args.list)
-    from tests.mutation.quick import choose
-
-    return choose(args.target)
+    return run(args.modules, sample=args.sample, seed=args.seed, timeout=args.timeout, list_only=args.list)
 
 
 if __name__ == "__main__":
