@@ -55,6 +55,7 @@ CODES: dict[str, tuple[Category, bool, int]] = {
     "timeout": ("api", True, EXIT_FAILURE),
     "graphql_error": ("api", False, EXIT_FAILURE),
     "validation_failed": ("api", False, EXIT_FAILURE),
+    "log_expired": ("api", False, EXIT_FAILURE),
     "unexpected_response": ("api", True, EXIT_FAILURE),
     "gh_failed": ("api", False, EXIT_FAILURE),
     # a state problem

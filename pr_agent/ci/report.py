@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-import shlex
 from collections import Counter
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from pr_agent.ci.analyze import Analysis, step_url
 from pr_agent.ci.rollup import Check, counts
 from pr_agent.ci.watch import Outcome
 from pr_agent.refs import PRRef
+from pr_agent.shellcmd import command
 
 MAX_PRIORITY = 10
 MAX_COMMANDS = 20
+RERUN_DAYS = 30  # "You can re-run a workflow or jobs in a workflow for up to 30 days after the initial run."
 
 
 def job_log_uri(ref: PRRef, job_id: int) -> str:
@@ -23,7 +24,25 @@ def job_log_uri(ref: PRRef, job_id: int) -> str:
 
 
 def job_log_command(ref: PRRef, job_id: int) -> str:
-    return f"gh pr-agent checks {shlex.quote(ref.qualified)} --log {job_id}"
+    return command(["gh", "pr-agent", "checks", ref.qualified, "--log", str(job_id)])
+
+
+def repo_arg(ref: PRRef) -> str:
+    return f"{ref.host}/{ref.full_name}" if ref.host and ref.host != "github.com" else ref.full_name
+
+
+def rerun_command(ref: PRRef, check: Check, now: datetime | None = None) -> str | None:
+    """``gh run rerun --job ID`` for a finished Actions job that GitHub still lets us re-run (a run started
+    within the last 30 days); None otherwise (a command that GitHub would refuse is no help)."""
+    if check.check_run_id is None or check.run_id is None or check.bucket == "pending":
+        return None
+    try:
+        started = datetime.fromisoformat(str(check.started_at or check.completed_at).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if (now or datetime.now(timezone.utc)) - started > timedelta(days=RERUN_DAYS):
+        return None
+    return command(["gh", "run", "rerun", "--job", str(check.check_run_id), "--repo", repo_arg(ref)])
 
 
 def check_kind(check: Check) -> str:
@@ -92,7 +111,9 @@ def failed_check_view(a: Analysis, ref: PRRef, full: bool) -> dict[str, Any]:
                             "non_test_failure": a.non_test, "note": a.note}
     if a.is_actions and a.job_id is not None:
         view.update(job_id=a.job_id, run_id=c.run_id, log_url=step_url(a.job_url, a.step) or None,
-                    full_log_command=job_log_command(ref, a.job_id), full_log_resource=job_log_uri(ref, a.job_id))
+                    log_status=a.log_status, rerun_command=rerun_command(ref, c))
+        if a.log_status != "log_expired":  # an expired log cannot be printed: no command that cannot work
+            view.update(full_log_command=job_log_command(ref, a.job_id), full_log_resource=job_log_uri(ref, a.job_id))
         if a.step is not None:
             view.update(failed_step=a.step.name, failed_step_number=a.step.number)
     if full:

@@ -1,0 +1,62 @@
+"""get_failing_tests when a job log is not the usual readable file: expired (HTTP 410) and a failed job inside
+a workflow run that is still going (real gh, fakehub)."""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any
+
+import orjson
+
+from tests.e2e.ci_worlds import FAST, expired_world
+
+
+def run_json(a: Any, *args: str) -> tuple[int, dict[str, Any], str]:
+    proc = a.cli("checks", "acme/widgets#7", *args, "--json", env=a.env(**FAST))
+    return proc.returncode, orjson.loads(proc.stdout), proc.stderr
+
+
+def test_an_expired_log_is_named_with_what_is_left_and_a_rerun_that_works(agent) -> None:
+    a = agent(expired_world(age_days=2))
+    code, out, err = run_json(a)
+    assert code == 1, err
+    failed = {fc["check_name"]: fc for fc in out["failed_checks"]}
+    e2e, unit = failed["CI / e2e"], failed["CI / unit"]
+    assert e2e["log_status"] == "log_expired" and unit["log_status"] == "read"
+    assert "log_expired" in e2e["note"] and "validation_failed" not in orjson.dumps(out).decode()
+    # no command that cannot work: the expired log cannot be printed
+    assert "full_log_command" not in e2e and "full_log_resource" not in e2e
+    assert shlex.split(unit["full_log_command"]) == ["gh", "pr-agent", "checks", "acme/widgets#7", "--log", "203"]
+    # what is left: the failed step's name and the annotations
+    assert e2e["failed_step"] == "Run npm run e2e" and e2e["failed_step_number"] == 2
+    lines = e2e["non_test_failure"]["decisive_lines"]
+    assert "failed step 2: Run npm run e2e" in lines
+    assert "e2e/cart.spec.ts:31: TimeoutError: locator.click: Timeout 30000ms exceeded." in lines
+    assert "expired" in e2e["non_test_failure"]["summary"]
+    # the rerun command is exact and works against the API
+    rerun = e2e["rerun_command"]
+    assert shlex.split(rerun) == ["gh", "run", "rerun", "--job", "202", "--repo", "acme/widgets"]
+    ran = a.shell(rerun)
+    assert ran.returncode == 0, ran.stderr
+    assert [r.status for r in a.hub.find_requests("POST", "/repos/acme/widgets/actions/jobs/202/rerun")] == [201]
+    # the log was asked for once; never a retry of a 410
+    assert len(a.hub.find_requests("GET", "/repos/acme/widgets/actions/jobs/202/logs")) == 1
+    text = a.cli("checks", "acme/widgets#7", env=a.env(**FAST)).stdout
+    assert "re-run job: gh run rerun --job 202 --repo acme/widgets" in text
+    assert "--log 202" not in text and "--log 203" in text
+    # --log on the expired job: a typed error that says so, no traceback
+    log = a.cli("checks", "acme/widgets#7", "--log", "202", "--json", env=a.env(**FAST))
+    assert log.returncode == 1 and "Traceback" not in log.stderr
+    assert orjson.loads(log.stdout)["error"]["code"] == "log_expired"
+
+
+def test_an_expired_log_of_a_run_too_old_to_rerun_offers_no_rerun(agent) -> None:
+    a = agent(expired_world(age_days=45))
+    code, out, _ = run_json(a)
+    failed = {fc["check_name"]: fc for fc in out["failed_checks"]}
+    assert code == 1 and failed["CI / e2e"]["log_status"] == "log_expired"
+    assert "rerun_command" not in failed["CI / e2e"] and "rerun_command" not in failed["CI / unit"]
+    # GitHub (and fakehub) refuse it: the command we did not emit would have failed
+    refused = a.shell("gh run rerun --job 202 --repo acme/widgets")
+    assert refused.returncode != 0 and "cannot be rerun" in refused.stderr
+    assert [r.status for r in a.hub.find_requests("POST", "/repos/acme/widgets/actions/jobs/202/rerun")] == [403]
