@@ -159,3 +159,15 @@ def expired_world(*, age_days: float = 2.0) -> dict[str, Any]:
         {"check": "unit", "log": "fixtures/logs/go/plain_single.log"},
     ]}
     return world(checks, ci)
+
+
+def live_world() -> dict[str, Any]:
+    """PR 7: workflow run 9001 is still going (two jobs in progress) while its job "pytest" already failed:
+    the job-log API serves a completed job's log inside a running run."""
+    checks = [job("pytest", 701), job("integration (1)", 702, status="IN_PROGRESS"),
+              job("integration (2)", 703, status="IN_PROGRESS")]
+    ci = {"runs": [{"check": "pytest", "log": "fixtures/logs/pytest/single_failure.log"},
+                   {"check": "integration (1)", "log": "fixtures/logs/jest/single_failure.log"}],
+          "timeline": [{"at_poll": 30, "update": {"integration (1)": {"status": "COMPLETED", "conclusion": "FAILURE",
+                                                                      "completed_at": T1}}}]}
+    return world(checks, ci)

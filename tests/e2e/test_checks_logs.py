@@ -8,7 +8,7 @@ from typing import Any
 
 import orjson
 
-from tests.e2e.ci_worlds import FAST, expired_world
+from tests.e2e.ci_worlds import FAST, expired_world, live_world
 
 
 def run_json(a: Any, *args: str) -> tuple[int, dict[str, Any], str]:
@@ -60,3 +60,20 @@ def test_an_expired_log_of_a_run_too_old_to_rerun_offers_no_rerun(agent) -> None
     refused = a.shell("gh run rerun --job 202 --repo acme/widgets")
     assert refused.returncode != 0 and "cannot be rerun" in refused.stderr
     assert [r.status for r in a.hub.find_requests("POST", "/repos/acme/widgets/actions/jobs/202/rerun")] == [403]
+
+
+def test_a_failed_job_inside_a_running_run_is_analysed_from_its_own_log(agent) -> None:
+    a = agent(live_world())
+    code, out, err = run_json(a)
+    assert code == 1, err
+    assert out["status"] == "failed" and out["poll_info"] is not None  # the run is still going
+    assert [f["test_name"] for f in out["failures"]] == ["tests/test_invoice.py::test_total_includes_shipping"]
+    assert {c["name"] for c in out["checks"] if c["bucket"] == "pending"} == {"CI / integration (1)",
+                                                                              "CI / integration (2)"}
+    assert {c["run_id"] for c in out["failed_checks"]} == {9001}
+    # the running jobs' logs are never asked for; wait + bail_on_first answers at the first poll
+    code, out, _ = run_json(a, "--wait")
+    assert code == 1 and out["wait_info"]["ended"] == "first_failure" and out["wait_info"]["polls"] == 1
+    assert out["failures"][0]["source"] == "log"
+    logs = {r.path for r in a.hub.find_requests("GET", "/repos/acme/widgets/actions/jobs/")}
+    assert logs == {"/repos/acme/widgets/actions/jobs/701/logs"}
