@@ -136,13 +136,19 @@ def _where(f: dict[str, Any]) -> str:
     return f" at {f['file_path']}" + (f":{f['line_number']}" if f.get("line_number") else "")
 
 
-def priority(analyses: list[Analysis], page: list[dict[str, Any]], all_failures: list[dict[str, Any]]
-             ) -> list[dict[str, Any]]:
+def priority(analyses: list[Analysis], page: list[dict[str, Any]], all_failures: list[dict[str, Any]],
+             ref: PRRef) -> list[dict[str, Any]]:
     """Non-test failures first (nothing else in that job could run), then the page's test failures, with
     the facts that make one matter more: a required check, an error shared with other failures."""
     out: list[dict[str, Any]] = []
     for a in analyses:
-        if a.non_test and not a.failures:
+        if a.log_status == "log_expired" and not a.failures:
+            again = ("re-run the job (its rerun_command) for a new log" if rerun_command(ref, a.check) else
+                     "GitHub no longer re-runs it (over 30 days): push a commit to run CI again")
+            out.append({"test": a.check.display_name,
+                        "reason": f"its log has expired, so why it failed is unknown beyond its annotations and "
+                        f"failed step; {again}"})
+        elif a.non_test and not a.failures:
             kind = a.non_test["kind"]
             req = " in a required check" if a.check.required else ""
             out.append({"test": a.check.display_name,

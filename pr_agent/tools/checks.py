@@ -235,7 +235,7 @@ def handle(ctx: Context, params: GetFailingTestsInput) -> GetFailingTestsOutput:
         "failures": [{k: v for k, v in f.items() if not k.startswith("_")} for f in page],
         "total_failures": len(failures), "nextCursor": next_cursor,
         "instructions": {"summary": report.summary(out, status, len(failures)),
-                         "priority": report.priority(out.analyses, page, failures),
+                         "priority": report.priority(out.analyses, page, failures, ref),
                          "commands": commands[: report.MAX_COMMANDS]},
         "poll_info": report.poll_info(out, status, env_poll_hint(ctx.env)),
         "wait_info": {"waited_seconds": round(out.waited_s, 1), "polls": out.polls, "ended": out.ended}

@@ -33,6 +33,9 @@ def test_an_expired_log_is_named_with_what_is_left_and_a_rerun_that_works(agent)
     assert "failed step 2: Run npm run e2e" in lines
     assert "e2e/cart.spec.ts:31: TimeoutError: locator.click: Timeout 30000ms exceeded." in lines
     assert "expired" in e2e["non_test_failure"]["summary"]
+    first = out["instructions"]["priority"][0]
+    assert first["test"] == "CI / e2e" and "re-run the job" in first["reason"] and "until this is fixed" not in \
+        first["reason"]
     # the rerun command is exact and works against the API
     rerun = e2e["rerun_command"]
     assert shlex.split(rerun) == ["gh", "run", "rerun", "--job", "202", "--repo", "acme/widgets"]
@@ -56,6 +59,7 @@ def test_an_expired_log_of_a_run_too_old_to_rerun_offers_no_rerun(agent) -> None
     failed = {fc["check_name"]: fc for fc in out["failed_checks"]}
     assert code == 1 and failed["CI / e2e"]["log_status"] == "log_expired"
     assert "rerun_command" not in failed["CI / e2e"] and "rerun_command" not in failed["CI / unit"]
+    assert "push a commit" in out["instructions"]["priority"][0]["reason"]
     # GitHub (and fakehub) refuse it: the command we did not emit would have failed
     refused = a.shell("gh run rerun --job 202 --repo acme/widgets")
     assert refused.returncode != 0 and "cannot be rerun" in refused.stderr
