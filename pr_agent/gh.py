@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import threading
@@ -24,6 +23,7 @@ from urllib.parse import urlencode
 import orjson
 
 from pr_agent.errors import PrAgentError, command_repair
+from pr_agent.executables import which
 from pr_agent.ghwire import (
     Response,
     cancelled_error,
@@ -33,6 +33,8 @@ from pr_agent.ghwire import (
     process_error,
     raise_graphql_errors,
 )
+from pr_agent.hosts import HostPolicy
+from pr_agent.shellcmd import command
 
 MIN_GH_VERSION = (2, 23, 0)
 INSTALL_URL = "https://github.com/cli/cli#installation"
@@ -53,11 +55,12 @@ class GhVersion:
 
 
 _version_cache: dict[str, GhVersion] = {}
+_logins_cache: dict[tuple[str, str, str], frozenset[str]] = {}
 _version_lock = threading.Lock()
 
 
 def find_gh() -> str:
-    path = os.environ.get("GH_PR_AGENT_GH") or shutil.which("gh")
+    path = os.environ.get("GH_PR_AGENT_GH") or which("gh")
     if not path or not os.path.exists(path):
         raise PrAgentError(
             "gh_not_found",
@@ -122,6 +125,19 @@ def child_env(base: dict[str, str] | None = None) -> dict[str, str]:
     return env
 
 
+def check_path(path: str) -> None:
+    """A REST path is relative (gh adds the host) and has no empty, ``.`` or ``..`` segment, no control
+    character and no leading ``-`` (it would be a gh option): data from a PR cannot walk to another endpoint."""
+    route = path.split("?", 1)[0]
+    segments = route.split("/")
+    if (not route or route.startswith(("-", "/")) or "://" in route or any(s in ("", ".", "..") for s in segments)
+            or any(ord(c) < 33 or ord(c) == 127 for c in path)):
+        raise PrAgentError("invalid_arguments", f"Refusing the API path {path[:200]!r}: it has an empty, '.' or "
+                           "'..' segment, a control character, or is not a relative path.",
+                           suggestion="Check the owner, repository and ids you passed.",
+                           details={"field": "path", "value": path[:200]})
+
+
 @dataclass
 class Gh:
     """One gateway per tool call or server. Thread-safe; counts its calls."""
@@ -134,12 +150,14 @@ class Gh:
     sleep: Callable[[float], None] = time.sleep
     cancel: threading.Event | None = None
     calls: int = 0
+    host_policy: HostPolicy | None = None  # None: github.com, GH_HOST and GH_PR_AGENT_ALLOWED_HOSTS, gh's logins
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     # -- public API -------------------------------------------------------------------------
     def rest(self, method: str, path: str, *, params: dict[str, Any] | None = None,
              body: Any = None, hostname: str | None = None) -> Response:
         """One REST request. Raises PrAgentError for any non-2xx answer."""
+        check_path(path)
         if params:
             path = f"{path}{'&' if '?' in path else '?'}{urlencode(params, doseq=True)}"
         argv = ["api", "-i", "--method", method.upper(), path]
@@ -212,9 +230,11 @@ class Gh:
         final status and headers (``body`` empty); a non-2xx answer raises like :meth:`rest`. Retried like
         any read while nothing was written; killed on cancellation or after ``timeout`` seconds of silence.
         """
+        host = hostname or self.hostname
+        self._check_host(host)
+        check_path(path)
         env = self._env()
         found = check_gh(env)
-        host = hostname or self.hostname
         # The body goes to a file, never to a terminal: let gh >= 2.97 write escape sequences (ESCAPE_FLAG_SINCE).
         allow = [ESCAPE_FLAG] if found.version >= ESCAPE_FLAG_SINCE else []
         what = f"GET {path}"
@@ -239,14 +259,42 @@ class Gh:
         return self._retrying(attempt, idempotent=True, host=host, what=what)
 
     # -- internals --------------------------------------------------------------------------
+    def logged_in_hosts(self) -> frozenset[str]:
+        """Hosts gh is logged into (``gh auth status``; asked once per gh binary and config directory)."""
+        env = self._env()
+        gh = check_gh(env).path
+        key = (gh, env.get("GH_CONFIG_DIR", ""), env.get("HOME", ""))
+        with _version_lock:
+            if key in _logins_cache:
+                return _logins_cache[key]
+        try:
+            proc = subprocess.run([gh, "auth", "status"], capture_output=True, timeout=self.timeout, env=env,
+                                  check=False, stdin=subprocess.DEVNULL)
+            text = (proc.stdout + proc.stderr).decode("utf-8", "replace")
+        except (OSError, subprocess.TimeoutExpired):
+            text = ""
+        hosts = frozenset(m.lower() for m in re.findall(r"Logged in to ([A-Za-z0-9.:\[\]-]+)", text))
+        with _version_lock:
+            _logins_cache[key] = hosts
+        return hosts
+
+    def _check_host(self, host: str | None) -> None:
+        """Refuse (``untrusted_host``) a host the user did not choose, before gh is run for it."""
+        if not host:
+            return
+        if self.host_policy is None:
+            self.host_policy = HostPolicy(self._env(), logged_in=self.logged_in_hosts)
+        self.host_policy.check(host)
+
     def _env(self) -> dict[str, str]:
         return child_env(self.base_env)
 
     def _call(self, argv: list[str], stdin: bytes | None, *, idempotent: bool, hostname: str | None,
               what: str, tolerate: tuple[str, ...] = ()) -> Response:
+        host = hostname or self.hostname
+        self._check_host(host)
         env = self._env()
         gh = check_gh(env).path
-        host = hostname or self.hostname
         full = [gh, *argv[:1], *(["--hostname", host] if host else []), *argv[1:]]
         return self._retrying(lambda: self._once(full, stdin, env, what, tolerate), idempotent=idempotent,
                               host=host, what=what)
@@ -262,8 +310,9 @@ class Gh:
             except PrAgentError as err:
                 if host and err.code in ("auth_failed", "gh_not_authenticated"):
                     err.details["host"] = host
-                    err.repair = command_repair(f"gh auth login --hostname {host}")
-                    err.suggestion = f"Log in to {host} with `gh auth login --hostname {host}` (or set a token)."
+                    login = command(["gh", "auth", "login", "--hostname", host])
+                    err.repair = command_repair(login)
+                    err.suggestion = f"Log in to {host} with `{login}` (or set a token)."
                 wait = self._retry_wait(err, attempt) if idempotent else None
                 if wait is None:
                     raise

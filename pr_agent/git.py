@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from pr_agent.errors import PrAgentError
+from pr_agent.executables import which
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ class Git:
         self.timeout = timeout
 
     def _git(self) -> str:
-        path = shutil.which("git")
+        path = which("git")
         if not path:
             raise PrAgentError("git_not_found", "git was not found on PATH.",
                                suggestion="Install git (https://git-scm.com/downloads).")
@@ -73,7 +73,7 @@ class Git:
     def is_repo(self) -> bool:
         """Inside a repository? False when git is not installed: then nothing can use a clone, and the tools
         that only use one when they are in it answer from GitHub alone."""
-        if shutil.which("git") is None:
+        if which("git") is None:
             return False
         return self.call("rev-parse", "--git-dir").returncode == 0
 

@@ -24,7 +24,9 @@ _JOB_LOG_URI = re.compile(r"pr-agent://job-log/(?:([A-Za-z0-9.-]+\.[A-Za-z0-9.-]
 def parse_job_log_uri(uri: str) -> tuple[str, str, int, str | None] | None:
     """(owner, repo, job_id, host) of a job-log resource URI, or None."""
     m = _JOB_LOG_URI.fullmatch(uri)
-    return (m[2], m[3], int(m[4]), m[1]) if m else None
+    if not m or m[3] in (".", ".."):  # no path segment of its own in repos/OWNER/REPO/actions/jobs/ID/logs
+        return None
+    return m[2], m[3], int(m[4]), m[1]
 _ICON = {"failed": "✗", "cancelled": "⊘", "pending": "…", "passed": "✓"}
 
 
