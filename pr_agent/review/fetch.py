@@ -15,6 +15,7 @@ from pr_agent.errors import PrAgentError
 from pr_agent.gh import Gh
 from pr_agent.queries import load_query
 from pr_agent.refs import PRRef
+from pr_agent.shellcmd import command
 
 
 @dataclass
@@ -32,7 +33,7 @@ def pr_not_found(ref: PRRef, err: PrAgentError | None = None) -> PrAgentError:
         f"Pull request {ref} was not found (or your gh login cannot see it).",
         suggestion="Check the owner, repository and number; `gh pr list --repo OWNER/REPO` lists open PRs.",
         details={"pr": str(ref), **({"github_message": err.message} if err else {})},
-        repair={"command": f"gh pr list --repo {ref.owner}/{ref.repo}"},
+        repair={"command": command(["gh", "pr", "list", "--repo", ref.qualified.partition("#")[0]])},
     )
 
 

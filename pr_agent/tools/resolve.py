@@ -10,11 +10,13 @@ from pydantic import Field, model_validator
 
 from pr_agent.context import Context
 from pr_agent.errors import PrAgentError, tool_repair
+from pr_agent.merge.commands import repo_arg
 from pr_agent.queries import load_query
 from pr_agent.refs import PRRef
 from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register, stored
 from pr_agent.review.authors import is_bot, normalize_login
 from pr_agent.review.fetch import pr_not_found
+from pr_agent.shellcmd import command
 from pr_agent.tools.comments import PR_FIELD_DESCRIPTION
 
 NAME = "resolve_review_thread"
@@ -245,7 +247,8 @@ def handle(ctx: Context, params: ResolveReviewThreadInput) -> ResolveReviewThrea
                     suggestion="Submit or discard your pending review on GitHub first (nothing was posted or "
                     "resolved), or call again without reply.",
                     details={"pr": str(ref), "thread_id": state.id},
-                    repair={"command": f"gh pr view {ref.number} --repo {ref.full_name} --web"})
+                    repair={"command": command(["gh", "pr", "view", str(ref.number), "--repo", repo_arg(ref),
+                                                "--web"])})
             if not state.can_reply:
                 raise PrAgentError("forbidden", f"Your gh login may not reply in thread {state.id}.",
                                    suggestion="Resolve without reply, or ask a maintainer.",
