@@ -144,6 +144,8 @@ def parse_ref(text: str) -> ParsedRef:
             raise invalid_ref(raw, "the URL is not a pull request URL (…/owner/repo/pull/123)")
         if m["repo"] in (".", ".."):
             raise invalid_ref(raw, "a repository cannot be named . or ..")
+        if not re.fullmatch(_HOST, parts.netloc.rpartition("@")[2]):
+            raise invalid_ref(raw, "the URL's host is not a host name")
         comment = re.fullmatch(r"(?:discussion_)?r([0-9]{1,20})", parts.fragment or "")
         return ParsedRef(_number(raw, m["number"]), m["owner"], m["repo"], _clean_host(parts.netloc.rpartition("@")[2]),
                          int(comment[1]) if comment else None)

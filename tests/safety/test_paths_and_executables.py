@@ -25,7 +25,8 @@ def test_job_log_uris_with_path_tricks_are_refused(uri: str) -> None:
 
 
 @pytest.mark.parametrize("text", ["acme/..#3", "acme/.#3", "https://github.com/acme/../pull/3",
-                                  "github.com/acme/../pull/3", "-acme/widgets#3"])
+                                  "github.com/acme/../pull/3", "-acme/widgets#3", "https://a.b;id>x/o/r/pull/1",
+                                  "https://a.b$(id)/o/r/pull/1", "https://a.b%0aid/o/r/pull/1"])
 def test_pr_references_with_dot_segments_are_refused(text: str) -> None:
     with pytest.raises(PrAgentError) as err:
         parse_ref(text)
