@@ -16,7 +16,16 @@ from pathlib import Path
 from pr_agent import surface
 from pr_agent.errors import PrAgentError, command_repair
 from pr_agent.executables import which
-from pr_agent.gitsafe import ALWAYS, HEX, PROGRAM_KEYS, SAFE_ENV, invalid_revision, overrides, revision
+from pr_agent.gitsafe import (
+    ALWAYS,
+    HEX,
+    PROGRAM_KEYS,
+    SAFE_ENV,
+    UPLOAD_PACK,
+    invalid_revision,
+    overrides,
+    revision,
+)
 
 
 @dataclass(frozen=True)
@@ -156,7 +165,8 @@ class Git:
         """Fetch ``src:dst`` refspecs into private refs only: no FETCH_HEAD, no remote-tracking update
         (``--refmap=``), no tags, no submodules, no auto-gc. HEAD, index, worktree and stash are untouched."""
         return self.call("-c", "gc.auto=0", "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--refmap=",
-                         "--no-recurse-submodules", "--no-auto-maintenance", "--end-of-options", remote, *refspecs)
+                         "--no-recurse-submodules", "--no-auto-maintenance", UPLOAD_PACK, "--end-of-options", remote,
+                         *refspecs)
 
 
     def delete_refs(self, refs: list[str]) -> None:
@@ -269,7 +279,8 @@ class Git:
         batch = [] if os.environ.get("GIT_SSH_COMMAND") or self.config_get("core.sshCommand") else [
             "-c", "core.sshCommand=ssh -o BatchMode=yes"]  # never wait for a passphrase or host-key prompt
         res = self.call(*batch, "-c", "gc.auto=0", "fetch", "--quiet", "--no-tags", "--no-write-fetch-head",
-                        "--no-recurse-submodules", "--end-of-options", remote, *self.revs(*oids))
+                        "--no-recurse-submodules", "--no-auto-maintenance", UPLOAD_PACK, "--end-of-options", remote,
+                        *self.revs(*oids))
         return res.returncode == 0
 
     def worktrees(self) -> list[tuple[str, str | None]]:

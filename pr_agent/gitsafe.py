@@ -9,9 +9,10 @@ script the PR ran). For every command the gateway runs:
 - programs the repository's own configuration (scopes ``local`` / ``worktree``) names are replaced:
   attribute-driven merge drivers (``merge.<name>.driver``) by git's own ``git merge-file``, filters
   (``filter.<name>.clean/smudge/process``) and diff drivers (``diff.<name>.textconv/command``) by nothing,
-  ``remote.<name>.uploadpack/receivepack`` by git's own, ``core.sshCommand`` / ``core.gitProxy`` /
+  ``core.sshCommand`` / ``core.gitProxy`` /
   ``credential.helper`` of the repository by the defaults. The user's global and system configuration stays in
-  force: it is the user's.
+  force: it is the user's. Fetches name git's own ``--upload-pack`` (``remote.<name>.uploadpack`` cannot be
+  replaced with ``-c``).
 
 Revisions that come from GitHub or from the caller are validated before they reach git (:func:`revision`): full
 hex object ids, or ``refs/…`` names that ``git check-ref-format`` accepts, optionally with ``^{commit}`` /
@@ -29,7 +30,10 @@ ALWAYS = ("-c", f"core.hooksPath={os.devnull}", "-c", "core.fsmonitor=false", "-
 SAFE_ENV = {"GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", "GIT_PAGER": "cat"}
 # the keys whose values are programs git runs, as --show-scope --get-regexp reads them
 PROGRAM_KEYS = (r"^(merge\..+\.driver|filter\..+\.(clean|smudge|process)|diff\..+\.(textconv|command)"
-                r"|remote\..+\.(uploadpack|receivepack)|core\.(sshcommand|gitproxy)|credential\..*helper)$")
+                r"|core\.(sshcommand|gitproxy)|credential\..*helper)$")
+# remote.<name>.uploadpack cannot be overridden with -c (git: "more than one uploadpack given, using the first"):
+# fetches pass --upload-pack instead
+UPLOAD_PACK = "--upload-pack=git-upload-pack"
 MERGE_FILE = "git merge-file --marker-size=%L %A %O %B"
 
 HEX = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
@@ -49,10 +53,6 @@ def overrides(scoped: str) -> list[str]:
         low = key.lower()
         if low.startswith("merge."):
             value = MERGE_FILE
-        elif low.endswith(".uploadpack"):
-            value = "git-upload-pack"
-        elif low.endswith(".receivepack"):
-            value = "git-receive-pack"
         elif low == "core.sshcommand":
             value = "ssh"
         else:

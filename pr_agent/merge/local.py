@@ -87,6 +87,7 @@ class LocalResult:
 
 
 def _fetch(git: Git, remote: str, ref: PRRef, base: str, private: str, field: str) -> None:
+    git.revs(f"refs/heads/{base}")  # a base branch from GitHub: a valid ref name, never a second refspec
     specs = [f"+refs/pull/{ref.number}/head:{private}/head", f"+refs/heads/{base}:{private}/base"]
     res = git.fetch_into(remote, specs)
     if res.returncode == 0:
