@@ -15,7 +15,7 @@ from pr_agent.review.authors import normalize_login
 from pr_agent.review.feedback import build_items
 from pr_agent.review.fetch import fetch_feedback
 from pr_agent.snapshots import AS_OF_DESCRIPTION, FROM_SNAPSHOT_DESCRIPTION, fetch_or_reuse, pr_key
-from pr_agent.textsafe import one_line, terminal_safe
+from pr_agent.textsafe import one_line, terminal_field
 
 NAME = "find_unresolved_comments"
 PAGE_SIZE = 50
@@ -241,18 +241,18 @@ def render(out: dict[str, Any]) -> str:
         flags = [f for f, on in (("outdated", it.get("is_outdated")), ("bot", it["is_bot"])) if on]
         head = f"● [{it['type']}] {where}  {it['author']}"
         head += f"  {it['created_at'][:10]}" + (f"  ({', '.join(flags)})" if flags else "")
-        lines.append(terminal_safe(head))
+        lines.append(terminal_field(head))
         if it.get("title"):
             sev = f"[{it['severity_level']}] " if it.get("severity_level") else ""
             seen = f" (posted {it['seen_count']}×)" if (it.get("seen_count") or 1) > 1 else ""
-            lines.append("  " + terminal_safe(f"{sev}{it.get('category') or ''}: {one_line(it['title'], 120)}{seen}"))
-        lines.append("  " + terminal_safe(one_line(it["body"], 160)))
+            lines.append("  " + terminal_field(f"{sev}{it.get('category') or ''}: {one_line(it['title'], 120)}{seen}"))
+        lines.append("  " + terminal_field(one_line(it["body"], 160)))
         for reply in it.get("replies", []):
-            lines.append("  ↳ " + terminal_safe(f"{reply['author']}: {one_line(reply['body'], 140)}"))
+            lines.append("  ↳ " + terminal_field(f"{reply['author']}: {one_line(reply['body'], 140)}"))
         ac = it["action_commands"]
         if it.get("thread_id"):
             last = f"; last word: {it['last_author']}" if it.get("replies") else ""
-            lines.append(terminal_safe(f"  thread {it['thread_id']}{last}"))
+            lines.append(terminal_field(f"  thread {it['thread_id']}{last}"))
         lines.append(f"  reply:   {ac['reply_command']}")
         if ac.get("resolve_command"):
             lines.append(f"  resolve: {ac['resolve_command']}")

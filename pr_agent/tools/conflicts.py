@@ -16,7 +16,7 @@ from pr_agent.merge.local import LocalResult, analyze, open_clone
 from pr_agent.refs import PRRef
 from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register
 from pr_agent.shellcmd import chain, command, comment
-from pr_agent.textsafe import terminal_safe
+from pr_agent.textsafe import terminal_field, terminal_safe
 from pr_agent.tools.comments import PR_FIELD_DESCRIPTION
 
 NAME = "detect_merge_conflicts"
@@ -195,20 +195,20 @@ def handle(ctx: Context, params: DetectMergeConflictsInput) -> DetectMergeConfli
 
 
 def render(out: dict[str, Any]) -> str:
-    lines = [f"{out['pr']}: {out['verdict'].upper()} against {terminal_safe(out['target_branch'])} "
+    lines = [f"{out['pr']}: {out['verdict'].upper()} against {terminal_field(out['target_branch'])} "
              f"(source: {out['source']}; GitHub: {out['github']['mergeable']}/{out['github']['merge_state_status']})"]
     for f in out["conflicts"]:
         extra = f" (from {f['renamed_from']})" if f.get("renamed_from") else ""
-        lines.append(f"  ✗ {terminal_safe(f['file_path'])}{terminal_safe(extra)}  [{f['conflict_type']}]")
+        lines.append(f"  ✗ {terminal_field(f['file_path'])}{terminal_field(extra)}  [{f['conflict_type']}]")
         for label, key in (("base", "base_content_preview"), ("head", "head_content_preview")):
             for row in terminal_safe(f[key]).splitlines()[:6]:
                 lines.append(f"      {label} | {row}")
-        lines.append(f"      → {terminal_safe(f['suggested_resolution'])}")
+        lines.append(f"      → {terminal_field(f['suggested_resolution'])}")
     for note in out["notes"]:
-        lines.append(f"  note: {terminal_safe(note)}")
+        lines.append(f"  note: {terminal_field(note)}")
     if out.get("instructions"):
         lines.append(f"steps ({out['instructions']['estimated_time']}):")
-        lines += [f"  {terminal_safe(s)}" for s in out["instructions"]["resolution_steps"]]
+        lines += [f"  {terminal_field(s)}" for s in out["instructions"]["resolution_steps"]]
     return "\n".join(lines) + "\n"
 
 
