@@ -212,6 +212,21 @@ class Gh:
                                suggestion="Retry the call.", details={"status": resp.status})
         return data.get("data") or {}, [e for e in data.get("errors") or [] if isinstance(e, dict)]
 
+    def mutate(self, query: str, variables: dict[str, Any] | None = None, *,
+               hostname: str | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """A mutation (sent once, never retried) whose ``data`` comes back even beside ``errors``: the caller reads
+        the data to tell what was applied. An answer without data raises as in :meth:`graphql`."""
+        payload = orjson.dumps({"query": query, "variables": variables or {}})
+        op = re.search(r"\b(query|mutation)\s+(\w+)", query)
+        resp = self._call(["api", "-i", "graphql", "--input", "-"], payload, idempotent=False, hostname=hostname,
+                          what=f"graphql {op[2] if op else ''}".strip(), tolerate=("*",))
+        data = resp.json()
+        if not isinstance(data, dict):
+            raise PrAgentError("unexpected_response", "GitHub's GraphQL answer was not a JSON object.",
+                               suggestion="Check the PR before retrying: the write may have been applied.",
+                               details={"status": resp.status, "maybe_applied": True})
+        return data.get("data") or {}, [e for e in data.get("errors") or [] if isinstance(e, dict)]
+
     def pool(self, max_workers: int = 6) -> ThreadPoolExecutor:
         """A bounded pool for independent calls that are discovered as results arrive."""
         return ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="gh")

@@ -86,6 +86,29 @@ class ThreadState:
     has_pending_review: bool
 
 
+# a write that failed this way may still have been applied on GitHub's side
+AMBIGUOUS = ("timeout", "network_error", "unexpected_response", "server_error", "cancelled")
+
+
+def _write_error(errors: list[dict[str, Any]]) -> PrAgentError:
+    first = errors[0] if errors else {}
+    return PrAgentError("graphql_error", f"GitHub's GraphQL API returned an error: {first.get('message') or 'no data'}",
+                        suggestion="Read details.graphql_errors.",
+                        details={"graphql_errors": [{k: e.get(k) for k in ("type", "message", "path") if k in e}
+                                                    for e in errors][:10]})
+
+
+def _ambiguous(err: PrAgentError, ref: PRRef, thread_id: str, what: str) -> PrAgentError:
+    """Say what may have happened after a write whose answer was lost, and how to check."""
+    if err.code in AMBIGUOUS and not err.details.get("maybe_applied"):
+        err.details.update(maybe_applied=True, thread_url=ref.web_url + "/files", thread_id=thread_id)
+        err.temporary = True
+        err.message += f" The answer was lost, so {what}: look at the thread ({ref.web_url}/files) before acting."
+        err.suggestion = ("Check the thread on GitHub; calling again is safe — resolving is idempotent and a reply "
+                          "already posted is not posted twice.")
+    return err
+
+
 def _repo_arg(ref: PRRef) -> str:
     return f"{ref.host}/{ref.full_name}" if ref.host and ref.host != "github.com" else ref.full_name
 
@@ -261,16 +284,25 @@ def handle(ctx: Context, params: ResolveReviewThreadInput) -> ResolveReviewThrea
                                    suggestion=surface.text("Resolve without ", surface.arg(NAME, "reply"),
                                                            ", or ask a maintainer."),
                                    details={"thread_id": state.id, "pr": str(ref)})
-            data = ctx.gh.graphql(load_query("reply_to_thread"), {"thread": state.id, "body": params.reply},
-                                  mutation=True, hostname=ref.host)
+            try:
+                data, _errors = ctx.gh.mutate(load_query("reply_to_thread"), {"thread": state.id,
+                                                                               "body": params.reply}, hostname=ref.host)
+            except PrAgentError as err:
+                raise _ambiguous(err, ref, state.id, "the reply may have been posted") from None
             comment = (data.get("addPullRequestReviewThreadReply") or {}).get("comment") or {}
+            if _errors and not comment.get("id"):  # errors, and GitHub's data does not show a posted reply
+                raise _write_error(_errors)
             reply_info = ReplyInfo(comment_id=int(comment.get("fullDatabaseId") or 0),
                                    node_id=comment.get("id", ""), url=comment.get("url", ""))
             replied = True
             message = "Reply posted and thread resolved."
     try:
-        data = ctx.gh.graphql(load_query("resolve_thread"), {"thread": state.id}, mutation=True, hostname=ref.host)
+        data, errors = ctx.gh.mutate(load_query("resolve_thread"), {"thread": state.id}, hostname=ref.host)
+        resolved = ((data.get("resolveReviewThread") or {}).get("thread") or {}).get("isResolved")
+        if errors and not resolved:  # errors beside data that shows it resolved are a success
+            raise _write_error(errors)
     except PrAgentError as err:
+        err = _ambiguous(err, ref, state.id, "the thread may have been resolved")
         if replied:
             err.details["reply_posted"] = True
             err.message += " (The reply WAS posted; calling again with the same reply will not post it twice.)"
