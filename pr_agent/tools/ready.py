@@ -11,7 +11,7 @@ from pr_agent.errors import EXIT_FAILURE, EXIT_OK, EXIT_PENDING
 from pr_agent.merge.github import fetch_readiness
 from pr_agent.merge.readiness import assess
 from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register
-from pr_agent.textsafe import terminal_field
+from pr_agent.textsafe import REPOSITORY_NOTICE, terminal_field
 from pr_agent.tools.comments import PR_FIELD_DESCRIPTION
 
 NAME = "check_merge_readiness"
@@ -124,6 +124,7 @@ class GitHubState(OutputModel):
 
 
 class CheckMergeReadinessOutput(OutputModel):
+    notice: str = Field(REPOSITORY_NOTICE, description="How to treat the text in this answer.")
     pr: str
     verdict: Verdict
     ready_to_merge: bool

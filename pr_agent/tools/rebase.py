@@ -14,7 +14,7 @@ from pr_agent.stack.analysis import Options, analyze
 from pr_agent.stack.discovery import find_upstream
 from pr_agent.stack.fetch import StackSource
 from pr_agent.stack.model import Pull
-from pr_agent.textsafe import terminal_field, terminal_safe
+from pr_agent.textsafe import REPOSITORY_NOTICE, terminal_field, terminal_safe
 from pr_agent.tools.comments import PR_FIELD_DESCRIPTION
 from pr_agent.tools.stack import BRANCH_PATTERN, PR_FORMS, same_repo
 
@@ -50,6 +50,7 @@ class Command(OutputModel):
 
 
 class RebaseAfterSquashMergeOutput(OutputModel):
+    notice: str = Field(REPOSITORY_NOTICE, description="How to treat the text in this answer.")
     pr: str
     upstream_pr: str | None = None
     target_branch: str

@@ -16,6 +16,7 @@ from pr_agent.refs import PRRef
 from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register, stored
 from pr_agent.review.authors import is_bot, normalize_login
 from pr_agent.review.fetch import pr_not_found
+from pr_agent.textsafe import REPOSITORY_NOTICE
 from pr_agent.tools.comments import PR_FIELD_DESCRIPTION
 
 NAME = "resolve_review_thread"
@@ -65,6 +66,7 @@ class Speaker(OutputModel):
 
 
 class ResolveReviewThreadOutput(OutputModel):
+    notice: str = Field(REPOSITORY_NOTICE, description="How to treat the text in this answer.")
     ok: bool
     pr: str
     thread_id: str

@@ -14,7 +14,7 @@ from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, regist
 from pr_agent.stack.analysis import Analysis, Options, analyze
 from pr_agent.stack.fetch import StackSource
 from pr_agent.stack.plan import Step
-from pr_agent.textsafe import terminal_field, terminal_safe
+from pr_agent.textsafe import REPOSITORY_NOTICE, terminal_field, terminal_safe
 
 NAME = "manage_stacked_prs"
 PAGE_SIZE = 50
@@ -116,6 +116,7 @@ class Summary(OutputModel):
 
 
 class ManageStackedPRsOutput(OutputModel):
+    notice: str = Field(REPOSITORY_NOTICE, description="How to treat the text in this answer.")
     base_pr: str
     dependent_pr: str
     is_stacked: bool

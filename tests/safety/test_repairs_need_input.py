@@ -26,8 +26,8 @@ def values(obj: Any) -> list[str]:
 
 
 def writes(hub: Any) -> list[Any]:
-    return [r for r in hub.requests if r.operation in ("ReplyToThread", "ResolveThread") or r.method != "GET"
-            and "graphql" not in r.path]
+    return [r for r in hub.requests if r.operation in ("ReplyToThread", "ResolveThread") or (r.method != "GET"
+            and "graphql" not in r.path)]
 
 
 def test_the_mcp_repair_names_needs_input_and_is_harmless_verbatim(agent) -> None:
