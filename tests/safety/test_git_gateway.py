@@ -18,6 +18,7 @@ import pytest
 
 from pr_agent.errors import PrAgentError
 from pr_agent.git import Git
+from tests.safety.hostile import CORPUS
 
 
 def sh(cwd: Path, *args: str) -> str:
@@ -127,9 +128,7 @@ def test_the_trap_is_armed_for_plain_git(trapped) -> None:
     assert "hook-post-index-change" in fired or index.read_bytes() != before
 
 
-BAD = ["--output=/tmp/pr-agent-pwned", "--upload-pack=touch pwned", "-p", "+main", "main", "HEAD",
-       "refs/heads/../x", "refs/heads/a..b", "refs/heads/x.lock/", "1234abcd", "refs/heads/a b", "",
-       "refs/heads/x@{1}", "^-x"]
+BAD = CORPUS["revisions"]
 
 
 @pytest.mark.parametrize("value", BAD)

@@ -14,6 +14,7 @@ import pytest
 from pr_agent.hosts import HostPolicy, normalize_host
 from tests.e2e.test_mcp_robustness import HANDSHAKE, rpc, run_raw
 from tests.e2e.worlds import feedback_world
+from tests.safety.hostile import CORPUS
 
 STRANGER = "git.example.dev"
 
@@ -79,6 +80,26 @@ def test_mcp_tool_call_and_job_log_uri_with_a_stranger_host(rec) -> None:
     assert result["isError"] is True and result["structuredContent"]["error"]["code"] == "untrusted_host"
     assert replies[2]["error"]["data"]["code"] == "untrusted_host"
     assert not [c for c in calls(log) if any(STRANGER in w for w in c)]
+
+
+def test_every_corpus_host_is_refused_in_every_reference_form(rec) -> None:
+    """One MCP session, every hostile host of the corpus in a URL, a host/owner/repo#N and a job-log URI."""
+    a, log = rec
+    refs = [form.format(h) for h in CORPUS["hosts"] for form in ("https://{}/acme/widgets/pull/3",
+                                                                   "{}/acme/widgets#3")]
+    payload = HANDSHAKE + b"".join(rpc(i + 1, "tools/call", {"name": "find_unresolved_comments",
+                                                            "arguments": {"pr": ref}}) for i, ref in enumerate(refs))
+    payload += b"".join(rpc(100 + i, "resources/read", {"uri": f"pr-agent://job-log/{h}/acme/widgets/4242"})
+                        for i, h in enumerate(CORPUS["hosts"]))
+    messages, _proc = run_raw(a, payload)
+    replies = {m["id"]: m for m in messages if "id" in m}
+    for i, ref in enumerate(refs):
+        err = replies[i + 1]["result"]["structuredContent"]["error"]
+        assert err["code"] in ("untrusted_host", "invalid_pr_reference"), (ref, err)
+    for i, host in enumerate(CORPUS["hosts"]):
+        reply = replies.get(100 + i)
+        assert reply is None or "error" in reply, (host, reply)  # never contents fetched from that host
+    assert not [c for c in calls(log) if c[:1] == ["api"]], calls(log)
 
 
 def test_the_opt_in_list_and_the_clones_remotes_allow_a_host(rec, tmp_path: Path) -> None:
