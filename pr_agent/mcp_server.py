@@ -28,6 +28,7 @@ from pr_agent import __version__
 from pr_agent.context import Context
 from pr_agent.errors import PrAgentError
 from pr_agent.registry import Tool, all_tools, run_tool
+from pr_agent.shellcmd import command
 from pr_agent.snapshots import SnapshotStore, pr_key
 from pr_agent.textsafe import terminal_safe
 
@@ -73,7 +74,7 @@ def capabilities(tools: dict[str, Tool], selection: dict[str, Any] | None = None
             "Use MCP's native pagination for tool results: tools return nextCursor; pass it back as cursor",
         ],
         "tools": {name: {"title": t.title, "read_only": t.annotations.read_only,
-                         "cli": f"gh pr-agent {t.cli_name}"} for name, t in tools.items()},
+                         "cli": command(["gh", "pr-agent", t.cli_name])} for name, t in tools.items()},
         "error_envelope": ["code", "message", "category", "details", "suggestion", "temporary",
                            "retry_after_ms", "repair"],
         "preferences": "Fields marked x-stored-preference default to `gh pr-agent config` values.",
