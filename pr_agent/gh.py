@@ -60,14 +60,16 @@ _version_lock = threading.Lock()
 
 
 def find_gh() -> str:
-    path = os.environ.get("GH_PR_AGENT_GH") or which("gh")
+    # GH_PATH: the gh that started us as an extension (gh >= 2.60 sets it); absolute paths only, never the cwd
+    from_gh = os.environ.get("GH_PATH", "")
+    path = os.environ.get("GH_PR_AGENT_GH") or (from_gh if os.path.isabs(from_gh) else None) or which("gh")
     if not path or not os.path.exists(path):
         raise PrAgentError(
             "gh_not_found",
             "The GitHub CLI `gh` was not found on PATH.",
             suggestion=f"Install gh {'.'.join(map(str, MIN_GH_VERSION))} or newer ({INSTALL_URL}), "
             "then run `gh auth login`.",
-            details={"searched": "GH_PR_AGENT_GH, PATH", "install_url": INSTALL_URL},
+            details={"searched": "GH_PR_AGENT_GH, GH_PATH, PATH", "install_url": INSTALL_URL},
             repair=None,  # installing gh is platform-specific: the suggestion carries the link
         )
     return path
