@@ -16,13 +16,13 @@ COMMON = ("invalid_arguments", "invalid_pr_reference", "repository_not_determine
           "detached_head", "not_a_git_repository", "gh_not_found", "gh_too_old", "gh_not_authenticated",
           "auth_failed", "pr_not_found", "repository_not_found", "forbidden", "rate_limited", "server_error",
           "network_error", "timeout", "graphql_error", "unexpected_response", "gh_failed", "preferences_corrupt",
-          "invalid_preference", "cancelled", "internal_error")
+          "invalid_preference", "untrusted_host", "cancelled", "internal_error")
 PAGED = ("invalid_cursor", "cursor_mismatch", "cursor_expired")
 GIT = ("git_not_found", "git_too_old", "git_failed", "clone_mismatch", "ref_not_found")
 
 BY_TOOL: dict[str, tuple[str, ...]] = {
     "find_unresolved_comments": PAGED,
-    "get_failing_tests": (*PAGED, "wait_timeout", "not_found"),
+    "get_failing_tests": (*PAGED, "wait_timeout", "not_found", "log_expired"),
     "resolve_review_thread": ("thread_not_found", "comment_not_found", "thread_not_in_pr",
                               "pending_review_blocks_reply", "reviewer_spoke_last", "validation_failed"),
     "check_merge_readiness": (),

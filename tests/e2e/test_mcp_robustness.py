@@ -57,7 +57,7 @@ def test_fifty_concurrent_calls_then_eof(agent) -> None:
         started = time.monotonic()
         s.close_stdin()  # nothing in flight: the server exits at once
         s.proc.wait(timeout=10)
-        assert s.proc.returncode == 0 and time.monotonic() - started < 2
+        assert s.proc.returncode == 0 and time.monotonic() - started < 5  # nothing to wait for: at once
         assert b"Traceback" not in s.stderr
     finally:
         s.stop()
