@@ -11,7 +11,7 @@ import re
 from .base import MAX_BLOCK_LINES, BaseParser, Draft, is_vendor, rel_path, split_location, trim_message
 
 _CODE_FRAME_RE = re.compile(r"\s*\d+\s*\|")
-_COUNT_RE = re.compile(r"(\d+) (failed|passed)\b")
+_COUNT_RE = re.compile(r"(?<!\d)(\d+) (failed|passed)\b")
 _DURATION_RE = re.compile(r"\d+(?:\.\d+)?m?s")
 
 

@@ -66,3 +66,5 @@ class ParsedLog(BaseModel):
     exit_code: int | None = Field(default=None, description="From '##[error]Process completed with exit "
                                   "code N.' when present.")
     truncated: bool = Field(default=False, description="More failures than the parser keeps (2000).")
+    lines_cut: int = Field(default=0, description="Lines longer than the bound (MAX_LINE_CHARS) that were "
+                           "cut to it before any parser read them.")

@@ -41,6 +41,8 @@ def render(log: Path) -> dict[str, Any]:
     for failure in data["failures"]:
         failure.pop("check_name", None)
     data.pop("truncated", None)
+    if not data.get("lines_cut"):  # recorded only for a log with lines over the bound
+        data.pop("lines_cut", None)
     return data
 
 
