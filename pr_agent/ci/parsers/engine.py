@@ -29,6 +29,7 @@ from .js_vitest import VitestParser
 from .junit_xml import JunitXmlParser
 from .jvm import GradleParser, MavenParser
 from .models import RUNNERS, ParsedLog, TestFailure
+from .native import GoogleTestParser, XCTestParser
 from .nontest import NonTestDetector
 from .py_pytest import PytestParser
 from .py_unittest import UnittestParser
@@ -51,6 +52,8 @@ PARSER_CLASSES: tuple[type[BaseParser], ...] = (
     JunitXmlParser,
     GradleParser,
     MavenParser,
+    GoogleTestParser,
+    XCTestParser,
 )
 HINTS = ("auto", *RUNNERS)
 # Lines longer than this are cut to it before anything reads them: every pattern then costs a bounded

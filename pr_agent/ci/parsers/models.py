@@ -21,6 +21,8 @@ Runner = Literal[
     "junit",
     "gradle",
     "maven",
+    "googletest",
+    "xctest",
 ]
 RUNNERS: tuple[str, ...] = Runner.__args__  # type: ignore[attr-defined]
 Confidence = Literal["high", "medium", "low"]

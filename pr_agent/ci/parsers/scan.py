@@ -32,7 +32,8 @@ from typing import Any
 from ..logs import _ANSI_RE, _BOM, _CARET_ANSI_RE, _TS_RE, clean_line, strip_gh_prefix
 
 # Line starts that matter although they contain none of the prefilter's words (go -json events too).
-PREFIXES = ("##[", "====", "Ran ", "OK (", "ok  \t", "     Running ", "   Doc-tests", "Total tests", "panic: ")
+PREFIXES = ("##[", "====", "Ran ", "OK (", "ok  \t", "     Running ", "   Doc-tests", "Total tests", "panic: ",
+            "[  PASSED  ] ")
 _WIDE = ("●", "✕", "×", "✖")
 _STR_BATCH = 4096  # str lines per block
 _END = object()
