@@ -89,6 +89,17 @@ class XCTestParser(BaseParser):
     first_chars = "TE"
     words = (": error: ", "Test Case '", "Executed ")
 
+    def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(ctx)
+        self.executed: int | None = None
+
+    def finish(self) -> list[Draft]:
+        # "Executed N tests, with M failures" counts failed assertions, not tests: count the failed tests.
+        if self.executed is not None:
+            self.failed = len(self.drafts)
+            self.passed = max(0, self.executed - self.failed)
+        return super().finish()
+
     def feed(self, line: str) -> None:
         s = line.strip()
         if s.startswith("Test Case '"):
@@ -100,7 +111,7 @@ class XCTestParser(BaseParser):
             m2 = _XC_EXECUTED_RE.match(s)
             if m2:  # every suite prints its own line, the enclosing ones last: keep the last
                 self.detect()
-                self.passed, self.failed = int(m2.group(1)) - int(m2.group(2)), int(m2.group(2))
+                self.executed = int(m2.group(1))
             return
         if ": error: " in s:
             m3 = _XC_ERROR_RE.match(s)

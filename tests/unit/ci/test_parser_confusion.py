@@ -60,7 +60,8 @@ CYPRESS = """  Running:  login.cy.js                                            
   (Run Finished)
 """
 XCTEST = """Test Case '-[FooTests.FooTests testBar]' started.
-/Users/runner/work/app/app/Tests/FooTests/FooTests.swift:12: error: -[FooTests.FooTests testBar] : XCTAssertEqual failed: ("1") is not equal to ("2")
+/Users/runner/work/app/app/Tests/FooTests/FooTests.swift:12: error: -[FooTests.FooTests testBar] : \
+XCTAssertEqual failed: ("1") is not equal to ("2")
 Test Case '-[FooTests.FooTests testBar]' failed (0.002 seconds).
 \t Executed 2 tests, with 1 failure (0 unexpected) in 0.003 (0.004) seconds
 ** TEST FAILED **
@@ -89,7 +90,7 @@ def test_playwright_is_not_vitest_and_cypress_is_not_a_wrong_mocha_id() -> None:
 
 
 def test_xctest_assertion_is_a_failed_test_not_a_compile_error() -> None:
-    got = parse_log(XCTEST.splitlines(keepends=True))
+    got = parse_log(XCTEST.splitlines(keepends=True))  # (the "\\" above continues the line)
     assert [(f.runner, f.test_name, f.line_number) for f in got.failures] == [
         ("xctest", "-[FooTests.FooTests testBar]", 12)]
     assert got.non_test_failure is None
