@@ -37,8 +37,9 @@ class TestFailure(BaseModel):
     __test__: ClassVar[bool] = False  # not a pytest test class
 
     check_name: str = ""
-    test_name: str = Field(description="The runner's own id: pytest node id, go TestName/sub, jest "
-                           "'Suite › test', cargo module::test, JUnit Class.method, …")
+    test_name: str = Field(description="The runner's own id, verbatim: pytest node id, go TestName/sub, jest "
+                           "'Suite › test', vitest 'Suite > test', cargo module::test, JUnit Class.method, "
+                           "GoogleTest Suite.Test, XCTest -[Module.Class test], …")
     error_message: str = Field(description="The assertion or exception, trimmed; never empty.")
     file_path: str | None = Field(default=None, description="Repository-relative when the log allows.")
     line_number: int | None = None
