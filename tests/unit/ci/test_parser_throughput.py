@@ -17,6 +17,11 @@ from pr_agent.ci.parsers.engine import MAX_LINE_CHARS
 from .test_perf_guard import realistic_log
 from .test_properties import CONTEXTS, FRAGMENTS
 
+# The shapes of the parsers added after test_properties' lists, and their blocks.
+MORE_FRAGMENTS = ["[  FAILED  ] ", "[  PASSED  ] ", "x_test.cc:12: Failure", "a.cc(3): error: ", "Test Case '",
+                  "Test Case '-[A.B c]' failed (", "T.swift:3: error: -[A.B c] : ", "Executed 1 test, with 1 failure",
+                  "\tError Trace:\t", "\tError:      \t", "    assertions.go:1000: "]
+MORE_CONTEXTS = ["[ RUN      ] A.B\nx_test.cc:3: Failure", "--- FAIL: TestX (0.00s)\n    assertions.go:1: "]
 MIN_RATIO = 0.4  # of the ordinary log's MB/s: 20 MB/s where bench's 200 MB log runs at 50 MB/s
 STRIDE = 6
 FILLERS = ("a", " ", "\t", "1", "[", "(", ".", ":", "_", "=", "'", '"', "/", "\x1b[0m", "^[[", "\r")
@@ -30,7 +35,7 @@ def adversarial_lines() -> list[str]:
     """Each fragment a parser reacts to, followed by runs of every filler and repeated to the bound; runs
     of escape codes (CSI, OSC, caret notation), "\\r", timestamps and tabs."""
     lines: list[str] = []
-    for frag in FRAGMENTS:
+    for frag in [*FRAGMENTS, *MORE_FRAGMENTS]:
         if len(frag.strip()) < 2:
             continue
         lines.append(_fill("", frag))
@@ -56,7 +61,7 @@ def test_adversarial_lines_parse_in_linear_time() -> None:
     ordinary = _cpu_rate([line.rstrip("\n") for line in realistic_log(2_000_000)])
     lines = adversarial_lines()
     worst: list[tuple[float, str]] = []
-    for k, context in enumerate(CONTEXTS):  # each line after 3 of the contexts (a parser inside its block)
+    for k, context in enumerate([*CONTEXTS, *MORE_CONTEXTS]):  # each line after 3 of the contexts (a parser inside its block)
         log = [*context.split("\n"), *lines[k % STRIDE :: STRIDE], "##[error]Process completed with exit code 1."]
         worst.append((_cpu_rate(log), context[:30]))
     worst.sort()
