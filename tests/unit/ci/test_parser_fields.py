@@ -14,10 +14,10 @@ def _one(text: str):  # type: ignore[no-untyped-def]
 
 
 TESTIFY_OLD = """=== RUN   TestSum
-    assertions.go:1000: 
+    assertions.go:1000:\x20
         \tError Trace:\t/home/runner/work/calc/calc/pkg/sum/sum_test.go:14
         \t            \t/home/runner/work/calc/calc/pkg/sum/helpers_test.go:30
-        \tError:      \tNot equal: 
+        \tError:      \tNot equal:\x20
         \t            \texpected: 3
         \t            \tactual  : 4
         \tTest:       \tTestSum
