@@ -3,6 +3,8 @@ own id verbatim, and messages as the runner printed them."""
 
 from __future__ import annotations
 
+import json
+
 from pr_agent.ci.parsers import parse_log
 from pr_agent.ci.repro import reproduce_command
 
@@ -45,16 +47,10 @@ def test_testify_in_go_test_json_events() -> None:
     for out in ("=== RUN   TestSum\n", "    assertions.go:1000: \n",
                 "        \tError Trace:\t/home/runner/work/calc/calc/sum_test.go:9\n",
                 "        \tError:      \tShould be true\n", "--- FAIL: TestSum (0.00s)\n"):
-        lines.append('{"Action":"output","Package":"p","Test":"TestSum","Output":%s}\n' % _json(out))
+        lines.append(json.dumps({"Action": "output", "Package": "p", "Test": "TestSum", "Output": out}) + "\n")
     lines.append('{"Action":"fail","Package":"p","Test":"TestSum"}\n')
     f = _one("".join(lines))
     assert (f.file_path, f.line_number, f.error_message) == ("sum_test.go", 9, "Should be true")
-
-
-def _json(s: str) -> str:
-    import json
-
-    return json.dumps(s)
 
 
 def test_vitest_ids_are_verbatim_and_repro_matches_them() -> None:
