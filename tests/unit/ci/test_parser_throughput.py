@@ -61,7 +61,7 @@ def test_adversarial_lines_parse_in_linear_time() -> None:
     ordinary = _cpu_rate([line.rstrip("\n") for line in realistic_log(2_000_000)])
     lines = adversarial_lines()
     worst: list[tuple[float, str]] = []
-    for k, context in enumerate([*CONTEXTS, *MORE_CONTEXTS]):  # each line after 3 of the contexts (a parser inside its block)
+    for k, context in enumerate([*CONTEXTS, *MORE_CONTEXTS]):  # each line after ~3 contexts (parsers in a block)
         log = [*context.split("\n"), *lines[k % STRIDE :: STRIDE], "##[error]Process completed with exit code 1."]
         worst.append((_cpu_rate(log), context[:30]))
     worst.sort()
