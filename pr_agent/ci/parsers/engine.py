@@ -154,16 +154,15 @@ class _Reader:
         if isinstance(block, list):
             self.each(block)
             return
-        if len(block) > MAX_LINE_CHARS:
-            parts = block.split(b"\n")
-            if max(map(len, parts)) > MAX_LINE_CHARS:
-                self.cut += sum(len(p) > MAX_LINE_CHARS for p in parts)
-                block = b"\n".join([p[:MAX_LINE_CHARS] for p in parts])
         scanned = None if self.gh else scan_block(block)
         if scanned is None:
             self.each(block.decode("utf-8", "replace").split("\n")[:-1])
-        else:
-            self.scanned(*scanned)
+            return
+        lines, found = scanned
+        if len(block) > MAX_LINE_CHARS and max(map(len, lines)) > MAX_LINE_CHARS:  # bytes: a bound in characters too
+            self.cut += sum(len(s) > MAX_LINE_CHARS for s in lines)
+            lines = [s[:MAX_LINE_CHARS] for s in lines]
+        self.scanned(lines, found)
 
     def each(self, lines: list[str]) -> None:
         """Clean and feed every line."""

@@ -94,33 +94,27 @@ def _charset(chars: Iterable[str]) -> str:
 
 
 # An OSC sequence (the line is cleaned to find out), or a run of sequences between two characters that
-# may be neighbours in a word. Runs are found whole (one linear pass: a run is never rescanned from each
-# of its sequences); ``_esc_marks`` checks the characters around them.
-_ESC_RE = re.compile(r"\x1b\]|(?:" + _SEQ + ")+")
+# may be neighbours in a word: such a run starts with an ESC after a character that may start a pair (the
+# character before the run, or the last one of a sequence in it) and ends with a sequence before a character
+# that may end one. A line is a candidate when it has both (or an OSC): two linear searches per line with
+# an ESC, each sequence read once, never a run rescanned from each of its sequences.
 _FIRSTS = frozenset(p[0] for p in _PAIRS)
 _SECONDS = frozenset(p[1] for p in _PAIRS)
+_ESC_AFTER_RE = re.compile("\x1b(?<=" + _charset(_FIRSTS) + "\x1b)")  # the literal first: a fast scan
+_SEQ_BEFORE_RE = re.compile(_SEQ + "(?=" + _charset(_SECONDS) + ")")
 
 
-def _esc_marks(text: str) -> list[int]:
-    """Offsets of the OSC sequences of ``text``, and of the runs of sequences that removing them may turn
-    into a word: a run after a character that may start a pair (or holding a sequence after whose last
-    character the run may be cut), before a character that may end one. At most one offset per line."""
-    out: list[int] = []
-    search, find, n = _ESC_RE.search, text.find, len(text)
-    pos = 0
-    while (m := search(text, pos)) is not None:
-        start, end = m.span()
-        run = m.group()
-        if (run[1] == "]" and (end - start == 2 or "\x1b]" in run)) or (
-            end < n and text[end] in _SECONDS
-            and ((start > 0 and text[start - 1] in _FIRSTS) or any(run[i - 1] in _FIRSTS for i in _escapes(run)))
-        ):
-            out.append(start)
-            pos = find("\n", end) + 1  # the line is a candidate: on to the next one
-            if not pos:
-                break
-        else:
-            pos = end
+_OSC_RE = re.compile(r"\x1b\]")
+
+
+def _esc_lines(text: str, lines: list[str]) -> list[int]:
+    """Indices of the lines where removing escape sequences may form a word, or that hold an OSC: one C-level
+    search of the block for the rare ESC after a pair's first character, then a check of those lines only."""
+    before = _SEQ_BEFORE_RE.search
+    starts = _line_numbers(text, _first_per_line(_ESC_AFTER_RE, text))
+    out = [i for i in dict.fromkeys(starts) if before(lines[i])]
+    if "\x1b]" in text:
+        out += _line_numbers(text, _first_per_line(_OSC_RE, text))
     return out
 
 
@@ -135,13 +129,6 @@ def _first_per_line(rx: re.Pattern[str], text: str) -> list[int]:
         if not pos:
             break
     return out
-
-
-def _escapes(run: str) -> Iterator[int]:
-    i = run.find("\x1b", 1)
-    while i > 0:
-        yield i
-        i = run.find("\x1b", i + 1)
 
 
 def _trie(words: list[str]) -> str:
@@ -171,7 +158,6 @@ _BOM8 = _BOM.encode().decode("latin-1")
 _WORD_GATES = tuple((w, w[0] if w[0] in "FE<" else "") for w in _WORDS)
 # ● ✕ × ✖ and the BOM in UTF-8, each with a byte of it that plain text rarely has.
 _WIDE_GATES = tuple((w.encode().decode("latin-1"), w.encode().decode("latin-1")[-1]) for w in (*_WIDE, _BOM))
-_DENSE_MIN = 8192  # bytes of a block from which dense escape codes send it to line-by-line cleaning
 _GH_TABS = 4000  # tabs per block checked one by one before one regex search does the rest
 
 
@@ -232,8 +218,7 @@ def _has_gh_prefix(text: str) -> bool:
 
 def scan_block(block: bytes) -> tuple[list[str], list[int]] | None:
     """(the lines of ``block`` as latin-1 text, indices of the lines that may pass ``prefiltered``), or None
-    when the block must be cleaned line by line (it has a ``gh`` prefix, or escape codes so dense that
-    looking at each of them would cost more than cleaning each line). ``block`` is whole lines, each
+    when the block must be cleaned line by line (it has a ``gh`` prefix). ``block`` is whole lines, each
     ending in ``\\n``; ``raw_line`` turns one of the lines back into text."""
     text = block.decode("latin-1")
     if "\t" in text and _has_gh_prefix(text):
@@ -244,20 +229,17 @@ def scan_block(block: bytes) -> tuple[list[str], list[int]] | None:
     words = tuple(w for w, gate in _WORD_GATES if not gate or gate in text)
     wide = tuple(w for w, gate in _WIDE_GATES if gate in text)
     found = _finder(words, wide)(lines)
-    if len(text) > _DENSE_MIN and text.count("\x1b") > len(text) >> 4:
-        return None  # dense escape codes (more than one per 16 bytes): cleaning each line is cheaper
     marks = _first_per_line(_PFX_AFTER_Z_RE, text) if "Z" in text else []
     marks += [m.start() + 1 for m in _PFX_AFTER_NL_RE.finditer(text)]
     if _PFX_START_RE.match(text):
         marks.append(0)
-    if "\x1b" in text:
-        marks += _esc_marks(text)
     if "\r" in text:
         marks += _first_per_line(_CR_RE, text)
     if "^" in text:
         marks += _first_per_line(_CARET_RE, text)
-    if marks:
-        found = sorted(set(found).union(_line_numbers(text, marks)))
+    esc = _esc_lines(text, lines) if "\x1b" in text else []
+    if marks or esc:
+        found = sorted(set(found).union(_line_numbers(text, marks), esc))
     return lines, found
 
 

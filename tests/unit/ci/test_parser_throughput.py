@@ -2,8 +2,8 @@
 comparable to an ordinary log's, and a line over the bound is cut (and counted) before any pattern reads it.
 
 Throughput is compared as a ratio with an ordinary log parsed in the same test on the same machine (CPU
-time, best of two), never against a wall-clock bound: ``bench`` parses the ordinary 200 MB log at >= 50 MB/s,
-so a ratio >= 0.4 is >= 20 MB/s there. A pattern that is quadratic in line length (a 4 KiB line costs
+time, best of three), never against a wall-clock bound: ``bench`` parses its ordinary 200 MB log at
+62.9 MB/s, so a ratio >= 0.32 is >= 20 MB/s there. A pattern that is quadratic in line length (a 4 KiB line costs
 ~4000x a short one) fails the ratio by orders of magnitude, whatever the load of the machine.
 """
 
@@ -22,8 +22,10 @@ MORE_FRAGMENTS = ["[  FAILED  ] ", "[  PASSED  ] ", "x_test.cc:12: Failure", "a.
                   "Test Case '-[A.B c]' failed (", "T.swift:3: error: -[A.B c] : ", "Executed 1 test, with 1 failure",
                   "\tError Trace:\t", "\tError:      \t", "    assertions.go:1000: "]
 MORE_CONTEXTS = ["[ RUN      ] A.B\nx_test.cc:3: Failure", "--- FAIL: TestX (0.00s)\n    assertions.go:1: "]
-MIN_RATIO = 0.4  # of the ordinary log's MB/s: 20 MB/s where bench's 200 MB log runs at 50 MB/s
-STRIDE = 6
+# Of the ordinary log's MB/s: 20 MB/s where the ordinary log runs at the 62.9 MB/s bench measures for its
+# 200 MB log (docs/benchmarks.md, figure 3).
+MIN_RATIO = 0.32
+STRIDE = 8
 FILLERS = ("a", " ", "\t", "1", "[", "(", ".", ":", "_", "=", "'", '"', "/", "\x1b[0m", "^[[", "\r")
 
 
@@ -46,11 +48,11 @@ def adversarial_lines() -> list[str]:
 
 
 def _cpu_rate(lines: list[str]) -> float:
-    """MB/s of parse_log over ``lines`` (as the raw bytes offline.log_lines reads), CPU time, best of two."""
+    """MB/s of parse_log over ``lines`` (as the raw bytes offline.log_lines reads), CPU time, best of three."""
     data = "".join(line + "\n" for line in lines).encode()
     pieces = [data[i : i + (1 << 20)] for i in range(0, len(data), 1 << 20)]
     best = float("inf")
-    for _ in range(2):
+    for _ in range(3):
         start = time.process_time()
         parse_log(pieces)
         best = min(best, time.process_time() - start)
@@ -61,7 +63,7 @@ def test_adversarial_lines_parse_in_linear_time() -> None:
     ordinary = _cpu_rate([line.rstrip("\n") for line in realistic_log(2_000_000)])
     lines = adversarial_lines()
     worst: list[tuple[float, str]] = []
-    for k, context in enumerate([*CONTEXTS, *MORE_CONTEXTS]):  # each line after ~3 contexts (parsers in a block)
+    for k, context in enumerate([*CONTEXTS, *MORE_CONTEXTS]):  # each line after 2-3 contexts (parsers in a block)
         log = [*context.split("\n"), *lines[k % STRIDE :: STRIDE], "##[error]Process completed with exit code 1."]
         worst.append((_cpu_rate(log), context[:30]))
     worst.sort()
