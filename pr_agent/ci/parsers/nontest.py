@@ -37,11 +37,16 @@ _NPM_DEP_RE = re.compile(
     r"ENOVERSIONS)|notarget|404 Not Found|Could not resolve dependency|No matching version|"
     r"package\.json and package-lock\.json|ERESOLVE"
 )
+# "out of memory" only as the message itself (``fatal error: runtime: out of memory``, ``Out of memory: Killed
+# process``, ``error: out of memory``), never inside other text (a test named test_out_of_memory, a log line).
+_OUT_OF_MEMORY_RE = re.compile(r"\s*(?:(?:[\w.\-]+:? )?(?:fatal )?error: (?:runtime: )?|\[[^\]]*\] |FATAL: )?"
+                               r"[Oo]ut of memory(?:[:.!]|$| \(| allocating| while)")
 _SNAPSHOT_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     # Lines that rarely carry a prefilter word; read only in the ~40 lines before the exit code.
     ("dependency_install", re.compile(r".*(?:Could not resolve (?:all|dependencies)|Could not find gem|"
                                       r"requirements could not be resolved)")),
-    ("out_of_memory", re.compile(r".*(?:Cannot allocate memory|[Oo]ut of memory)")),
+    ("out_of_memory", re.compile(r".*Cannot allocate memory")),
+    ("out_of_memory", _OUT_OF_MEMORY_RE),
     ("compile_error", _GO_COMPILE_RE := re.compile(r"(?:\./)?[\w./\-]+\.go:\d+(?::\d+)?: \S")),
     ("compile_error", re.compile(r"\s*--> [\w./\-]+\.rs:\d+:\d+")),
     ("compile_error", re.compile(r"e: (?:file://)?[\w./\-]+\.kts?:\d+:\d+")),
@@ -132,8 +137,6 @@ _OOM_RE = _any_of(
     "JavaScript heap out of memory",
     "OutOfMemoryError",
     "MemoryError",
-    "out of memory",
-    "Out of memory",
     "Cannot allocate memory",
     "memory allocation of",
     "exit code 137",
@@ -149,6 +152,7 @@ def classify(s: str) -> str | None:
         return "cancelled"
     if ("emory" in s or "137" in s or "illed" in s) and (
         _OOM_RE.search(s) or ("Killed" in s and _KILLED_RE.search(s))
+        or ("ut of memory" in s and _OUT_OF_MEMORY_RE.match(s))
     ):
         return "out_of_memory"
     if "failed to download" in s or "failed to get 200" in s:  # cargo fetching crates

@@ -97,3 +97,16 @@ def test_xctest_assertion_is_a_failed_test_not_a_compile_error() -> None:
     swiftc = parse_log(["Sources/App/Foo.swift:12:5: error: cannot find 'bar' in scope\n",
                         "##[error]Process completed with exit code 1.\n"])
     assert not swiftc.failures and swiftc.non_test_failure and swiftc.non_test_failure.kind == "compile_error"
+
+
+def test_out_of_memory_is_claimed_only_from_a_line_that_says_it() -> None:
+    tail = "##[error]Process completed with exit code 1.\n"
+    for says in ("fatal error: runtime: out of memory\n", "Out of memory: Killed process 4242 (node)\n",
+                 "clang: error: out of memory allocating 4096 bytes\n"):
+        got = parse_log([says, tail])
+        assert got.non_test_failure and got.non_test_failure.kind == "out_of_memory", says
+        assert says.strip() in got.non_test_failure.decisive_lines
+    for mentions in ("tests/test_mem.py::test_out_of_memory_is_reported PASSED\n",
+                     "INFO worker: handled an out of memory condition from the cache, continuing\n"):
+        got = parse_log([mentions, "make: *** [Makefile:12: check] Error 2\n", tail])
+        assert got.non_test_failure and got.non_test_failure.kind != "out_of_memory", mentions
