@@ -14,7 +14,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from pr_agent.errors import PrAgentError
+from pr_agent import surface
+from pr_agent.errors import PrAgentError, command_repair
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,8 @@ class Git:
     def not_a_repo(self) -> PrAgentError:
         return PrAgentError(
             "not_a_git_repository", f"{self.cwd} is not inside a git repository.",
-            suggestion="Run inside a clone, or name the PR fully (owner/repo#123) or pass --repo OWNER/REPO.",
+            suggestion=surface.text("Run inside a clone, or name the PR fully (owner/repo#123)",
+                                    surface.face(cli=" or pass --repo OWNER/REPO.", mcp=".")),
             details={"path": str(self.cwd)})
 
     def is_repo(self) -> bool:
@@ -117,7 +119,7 @@ class Git:
                 suggestion=f"Upgrade git to {need} or newer (https://git-scm.com/downloads), then run the same "
                 "command again.",
                 details={"git_version": ".".join(map(str, have)), "minimum": need, "feature": feature},
-                repair={"command": "git --version"})
+                repair=command_repair(["git", "--version"]))
         return have
 
     def rev_parse_commit(self, rev: str) -> str | None:

@@ -7,6 +7,7 @@ from collections import Counter
 from datetime import datetime
 from typing import Any
 
+from pr_agent import surface
 from pr_agent.ci.analyze import Analysis, step_url
 from pr_agent.ci.rollup import Check, counts
 from pr_agent.ci.watch import Outcome
@@ -182,14 +183,19 @@ def _summary(out: Outcome, status: str, total_failures: int) -> str:
     return text[0].upper() + text[1:]
 
 
+def _in_seconds(n: int) -> str:
+    return f"{n} second" if n == 1 else f"{n} seconds"
+
+
 def poll_info(out: Outcome, status: str, retry_after: int) -> dict[str, Any] | None:
     if status not in ("pending", "running") and not (status == "failed" and out.snapshot.rollup.in_bucket("pending")):
         return None
     pending = out.snapshot.rollup.in_bucket("pending")
     names = ", ".join(c.display_name for c in pending[:5]) + (", …" if len(pending) > 5 else "")
     if not pending:
-        msg = f"No checks reported yet; check back in {retry_after}s."
+        msg = f"No checks reported yet; check back in {_in_seconds(retry_after)}."
     else:
         msg = f"CI still running ({len(pending)} of {len(out.snapshot.rollup.checks)} checks pending: {names}); " \
-              f"check back in {retry_after}s, or call with wait=true."
+              + surface.text(f"check back in {_in_seconds(retry_after)}, or call again with ",
+                             surface.arg("get_failing_tests", "wait", True), ".")
     return {"message": msg, "retry_after_seconds": retry_after}

@@ -75,7 +75,7 @@ def test_refusals_are_typed_and_change_nothing(agent) -> None:
     missing = a.cli("resolve", "acme/widgets#7", "--thread", "PRRT_nope", "--json")
     assert missing.returncode == 1 and '"thread_not_found"' in missing.stdout
     no_id = a.cli("resolve", "acme/widgets#7")
-    assert no_id.returncode == 2 and "thread_id or comment_id" in no_id.stderr
+    assert no_id.returncode == 2 and "give --thread or --comment" in no_id.stderr
 
 
 def test_pasted_commands_do_exactly_their_action(agent) -> None:
