@@ -318,6 +318,9 @@ def parse_log(
         nontest.hint(f"go test: package {pkg} failed outside any test: {pkg_lines[0]}", pkg_lines)
     _drop_nextest_echo(parsers, results)
     failures = [_to_model(d, check_name) for p in parsers for d in results[p.runner] if d.test_name.strip()]
+    failed = {f.test_name for f in failures}
+    flaky = [name for p in parsers if isinstance(p, PytestParser) for name in p.reruns if name not in failed]
+    flaky += [key.split(" ", 1)[-1] for p in parsers if isinstance(p, NextestParser) for key in p.ok]
     detected = sorted((p for p in parsers if p.first_seen is not None), key=lambda p: p.first_seen or 0)
     counted = [p for p in detected if p.passed is not None or p.failed is not None]
     return ParsedLog(
@@ -328,5 +331,6 @@ def parse_log(
         failed_count=sum(p.failed or 0 for p in counted) if counted else None,
         exit_code=nontest.exit_code,
         truncated=any(p.overflow for p in parsers),
+        flaky=flaky,
         lines_cut=reader.cut,
     )

@@ -69,5 +69,7 @@ class ParsedLog(BaseModel):
     exit_code: int | None = Field(default=None, description="From '##[error]Process completed with exit "
                                   "code N.' when present.")
     truncated: bool = Field(default=False, description="More failures than the parser keeps (2000).")
+    flaky: list[str] = Field(default_factory=list, description="Tests that failed and then passed on a rerun in "
+                             "the same job (pytest-rerunfailures RERUN, nextest TRY n PASS): flaky, not failures.")
     lines_cut: int = Field(default=0, description="Lines longer than the bound (MAX_LINE_CHARS) that were "
                            "cut to it before any parser read them.")

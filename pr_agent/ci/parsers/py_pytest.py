@@ -71,7 +71,7 @@ def _nodeid_from(path: str, headline: str) -> str:
 class PytestParser(BaseParser):
     runner = "pytest"
     first_chars = "=FE[0"
-    words = ("::",)
+    words = ("::", "RERUN")
 
     def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
         super().__init__(ctx)
@@ -80,11 +80,25 @@ class PytestParser(BaseParser):
         self.sections: list[_Section] = []
         self.summary: dict[str, tuple[str, str | None]] = {}
         self.verbose: dict[str, str] = {}
+        self.reruns: dict[str, None] = {}  # pytest-rerunfailures: tests that failed and were run again
 
     # -- streaming -------------------------------------------------------------------------------
     def feed(self, line: str) -> None:
         s = line
         c = s[:1]
+        if "RERUN" in s and len(self.reruns) < 2000:
+            t = s.strip()
+            if t.startswith("RERUN "):  # the -rR summary line
+                node = t[6:].split(" ", 1)[0]
+            elif " RERUN" in t:  # -v: "tests/x.py::t RERUN  [ 50%]" (xdist: "[gw0] [ 50%] RERUN tests/x.py::t")
+                head, _, tail = t.partition(" RERUN")
+                node = head.split(" ")[-1] if "::" in head.split(" ")[-1] else tail.split()[0] if tail.split() else ""
+            else:
+                node = ""
+            if _valid_nodeid(node):
+                self.detect()
+                self.reruns[node] = None
+            return
         if c == "=" and s.endswith("=") and "==" in s:
             self._banner(s.strip("= \t"))
             return

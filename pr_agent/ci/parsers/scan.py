@@ -70,6 +70,7 @@ def prefiltered(s: str) -> bool:
         or "Fail" in s
         or "ERR" in s
         or "pass" in s
+        or "RERUN" in s
         or s.startswith(PREFIXES)
         or "<test" in s
         or "illed" in s
@@ -83,7 +84,7 @@ def prefiltered(s: str) -> bool:
 # and str operations (``in`` on bytes is several times slower).
 
 # Substrings of the prefilter's words ("timed" for "timed out": no space, so no pair with a space below).
-_WORDS = ("FAIL", "rror", "fail", "Fail", "ERR", "pass", "<test", "illed", "timed")
+_WORDS = ("FAIL", "rror", "fail", "Fail", "ERR", "pass", "<test", "illed", "timed", "RERUN")
 _PAIRS = {w[i : i + 2] for w in _WORDS for i in range(len(w) - 1)}
 _SEQ = r"\x1b(?:\[[0-?]*[ -/]*[@-~]|[@-Z\\-_])"  # one CSI or two-byte sequence, as ``_ANSI_RE`` reads it
 _RUN = f"(?:{_SEQ}(?:{_SEQ})*|)"  # an optional run of them (a branch: cheaper than ``*`` when absent)

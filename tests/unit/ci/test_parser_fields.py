@@ -91,3 +91,19 @@ def test_googletest_msvc_location_and_gtest_not_claimed_by_other_parsers() -> No
     assert [(f.runner, f.test_name, f.file_path, f.line_number) for f in parsed.failures] == [
         ("googletest", "Net.Parses", "tests/parse_test.cpp", 31)]
     assert parsed.runners_detected == ["googletest"]
+
+
+def test_pytest_rerunfailures_pass_is_flaky_not_a_failure() -> None:
+    log = ["tests/test_a.py::test_flaky RERUN                                        [ 50%]\n",
+           "tests/test_a.py::test_flaky PASSED                                       [ 50%]\n",
+           "tests/test_a.py::test_broken RERUN                                       [100%]\n",
+           "tests/test_a.py::test_broken FAILED                                      [100%]\n",
+           "=========================== short test summary info ============================\n",
+           "RERUN tests/test_a.py::test_flaky\n",
+           "RERUN tests/test_a.py::test_broken\n",
+           "FAILED tests/test_a.py::test_broken - assert 1 == 2\n",
+           "==================== 1 failed, 1 passed, 2 rerun in 0.12s =====================\n"]
+    parsed = parse_log(log)
+    assert [f.test_name for f in parsed.failures] == ["tests/test_a.py::test_broken"]
+    assert parsed.flaky == ["tests/test_a.py::test_flaky"]
+    assert parse_log(log[:2]).flaky == ["tests/test_a.py::test_flaky"] and not parse_log(log[:2]).failures
