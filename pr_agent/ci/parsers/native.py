@@ -14,7 +14,7 @@ import re
 
 from .base import MAX_BLOCK_LINES, BaseParser, Draft, rel_path, trim_message
 
-_GT_LOC_RE = re.compile(r"((?:[A-Za-z]:[\\/])?[^:(\s][^:(]*?)(?::(\d+): Failure|\((\d+)\): error: (.*))$")
+_GT_LOC_RE = re.compile(r"((?:[A-Za-z]:[\\/])?[^:(\s][^:(]*)(?::(\d+): Failure|\((\d+)\): error: (.*))$")
 _GT_FAILED_RE = re.compile(r"\[  FAILED  \] (\S+?)(?:, where \S.*)? \(\d+ ms\)$")
 _GT_LISTED_RE = re.compile(r"\[  FAILED  \] (\S+?)(?:, where \S.*)?$")
 _GT_TOTAL_RE = re.compile(r"\[  FAILED  \] (\d+) tests?, listed below:$")

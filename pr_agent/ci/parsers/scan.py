@@ -95,28 +95,32 @@ def _charset(chars: Iterable[str]) -> str:
 
 
 # An OSC sequence (the line is cleaned to find out), or a run of sequences between two characters that
-# may be neighbours in a word: such a run starts with an ESC after a character that may start a pair (the
-# character before the run, or the last one of a sequence in it) and ends with a sequence before a character
-# that may end one. A line is a candidate when it has both (or an OSC): two linear searches per line with
-# an ESC, each sequence read once, never a run rescanned from each of its sequences.
-_FIRSTS = frozenset(p[0] for p in _PAIRS)
-_SECONDS = frozenset(p[1] for p in _PAIRS)
-_ESC_AFTER_RE = re.compile("\x1b(?<=" + _charset(_FIRSTS) + "\x1b)")  # the literal first: a fast scan
-_SEQ_BEFORE_RE = re.compile(_SEQ + "(?=" + _charset(_SECONDS) + ")")
+# may be neighbours in a word. A run is matched from an ESC after a pair's first character over at most
+# ``_RUN_MAX`` sequences (each sequence is then read at most ``_RUN_MAX`` times: linear), and a line with a
+# longer run of sequences is a candidate anyway (``_LONG_RUN_RE``, as rare in real logs as it is cheap).
+_RUN_MAX = 8
+_ESC_RE = re.compile(
+    r"\x1b(?:\]|(?<=" + _charset(p[0] for p in _PAIRS) + r"\x1b)(?:\[[0-?]*[ -/]*[@-~]|[@-Z\\-_])(?:" + _SEQ
+    + "){0," + str(_RUN_MAX - 1) + "}(?=" + _charset(p[1] for p in _PAIRS) + "))"
+)
+_LONG_RUN_RE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|[@-Z\\-_])(?:" + _SEQ + "){" + str(_RUN_MAX - 1) + "}")
 
 
-_OSC_RE = re.compile(r"\x1b\]")
+def _esc_marks(text: str) -> list[int]:
+    """Offsets (in lines that have them) of OSC sequences, of runs of sequences that removing them may turn
+    into a word, and of runs longer than ``_RUN_MAX`` sequences."""
+    cap = text.count("\n") + 1
+    marks = _offsets(_ESC_RE, text, cap)
+    if text.count("\x1b") >= _RUN_MAX:
+        marks += _offsets(_LONG_RUN_RE, text, cap)
+    return marks
 
 
-def _esc_lines(text: str, lines: list[str]) -> list[int]:
-    """Indices of the lines where removing escape sequences may form a word, or that hold an OSC: one C-level
-    search of the block for the rare ESC after a pair's first character, then a check of those lines only."""
-    before = _SEQ_BEFORE_RE.search
-    starts = _line_numbers(text, _first_per_line(_ESC_AFTER_RE, text))
-    out = [i for i in dict.fromkeys(starts) if before(lines[i])]
-    if "\x1b]" in text:
-        out += _line_numbers(text, _first_per_line(_OSC_RE, text))
-    return out
+def _offsets(rx: re.Pattern[str], text: str, cap: int) -> list[int]:
+    """Offsets of the matches of ``rx`` in ``text``, one C-level pass; past ``cap`` matches (more than the
+    block has lines: an adversarial block), only the first match of each line."""
+    out = [m.start() for m in islice(rx.finditer(text), cap + 1)]
+    return out if len(out) <= cap else _first_per_line(rx, text)
 
 
 def _first_per_line(rx: re.Pattern[str], text: str) -> list[int]:
@@ -230,17 +234,19 @@ def scan_block(block: bytes) -> tuple[list[str], list[int]] | None:
     words = tuple(w for w, gate in _WORD_GATES if not gate or gate in text)
     wide = tuple(w for w, gate in _WIDE_GATES if gate in text)
     found = _finder(words, wide)(lines)
-    marks = _first_per_line(_PFX_AFTER_Z_RE, text) if "Z" in text else []
+    cap = len(lines) + 1
+    marks = _offsets(_PFX_AFTER_Z_RE, text, cap)
     marks += [m.start() + 1 for m in _PFX_AFTER_NL_RE.finditer(text)]
     if _PFX_START_RE.match(text):
         marks.append(0)
     if "\r" in text:
-        marks += _first_per_line(_CR_RE, text)
+        marks += _offsets(_CR_RE, text, cap)
     if "^" in text:
-        marks += _first_per_line(_CARET_RE, text)
-    esc = _esc_lines(text, lines) if "\x1b" in text else []
-    if marks or esc:
-        found = sorted(set(found).union(_line_numbers(text, marks), esc))
+        marks += _offsets(_CARET_RE, text, cap)
+    if "\x1b" in text:
+        marks += _esc_marks(text)
+    if marks:
+        found = sorted(set(found).union(_line_numbers(text, marks)))
     return lines, found
 
 
