@@ -3,8 +3,9 @@ comparable to an ordinary log's, and a line over the bound is cut (and counted) 
 
 Throughput is compared as a ratio with an ordinary log parsed in the same test on the same machine (CPU
 time, best of three), never against a wall-clock bound: ``bench`` parses its ordinary 200 MB log at
-62.9 MB/s, so a ratio >= 0.32 would be >= 20 MB/s there (the floor asserted is 0.25, see MIN_RATIO). A pattern that is quadratic in line length (a 4 KiB line costs
-~4000x a short one) fails the ratio by orders of magnitude, whatever the load of the machine.
+62.9 MB/s, so a ratio >= 0.32 would be >= 20 MB/s there (the floor asserted is 0.25, see MIN_RATIO).
+A pattern that is quadratic in line length (a 4 KiB line costs ~4000x a short one) fails the ratio by
+orders of magnitude, whatever the load of the machine.
 """
 
 from __future__ import annotations
