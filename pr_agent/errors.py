@@ -27,6 +27,7 @@ CODES: dict[str, tuple[Category, bool, int]] = {
     # your input
     "invalid_arguments": ("user", False, EXIT_USAGE),
     "invalid_pr_reference": ("user", False, EXIT_USAGE),
+    "untrusted_host": ("user", False, EXIT_USAGE),
     "repository_not_determined": ("user", False, EXIT_USAGE),
     "invalid_cursor": ("user", False, EXIT_USAGE),
     "cursor_mismatch": ("user", False, EXIT_USAGE),
@@ -57,6 +58,7 @@ CODES: dict[str, tuple[Category, bool, int]] = {
     "timeout": ("api", True, EXIT_FAILURE),
     "graphql_error": ("api", False, EXIT_FAILURE),
     "validation_failed": ("api", False, EXIT_FAILURE),
+    "log_expired": ("api", False, EXIT_FAILURE),
     "unexpected_response": ("api", True, EXIT_FAILURE),
     "gh_failed": ("api", False, EXIT_FAILURE),
     # a state problem

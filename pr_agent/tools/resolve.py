@@ -14,8 +14,10 @@ from pr_agent.errors import PrAgentError, command_repair, tool_repair
 from pr_agent.queries import load_query
 from pr_agent.refs import PRRef
 from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register, stored
+from pr_agent.review import commands
 from pr_agent.review.authors import is_bot, normalize_login
 from pr_agent.review.fetch import pr_not_found
+from pr_agent.textsafe import REPOSITORY_NOTICE
 from pr_agent.tools.comments import PR_FIELD_DESCRIPTION
 
 NAME = "resolve_review_thread"
@@ -65,6 +67,7 @@ class Speaker(OutputModel):
 
 
 class ResolveReviewThreadOutput(OutputModel):
+    notice: str = Field(REPOSITORY_NOTICE, description="How to treat the text in this answer.")
     ok: bool
     pr: str
     thread_id: str
@@ -83,7 +86,35 @@ class ThreadState:
     can_reply: bool
     last_comment: dict[str, Any] | None
     viewer: str
-    has_pending_review: bool
+    pending_review: str | None  # node id of the viewer's pending review on the PR
+
+
+def _last_visible(comments: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The last comment nobody hid: a reply a maintainer minimized (spam, off-topic…) is no one's last word."""
+    return next((c for c in reversed(comments) if not c.get("isMinimized")), None)
+
+
+# a write that failed this way may still have been applied on GitHub's side
+AMBIGUOUS = ("timeout", "network_error", "unexpected_response", "server_error", "cancelled")
+
+
+def _write_error(errors: list[dict[str, Any]]) -> PrAgentError:
+    first = errors[0] if errors else {}
+    return PrAgentError("graphql_error", f"GitHub's GraphQL API returned an error: {first.get('message') or 'no data'}",
+                        suggestion="Read details.graphql_errors.",
+                        details={"graphql_errors": [{k: e.get(k) for k in ("type", "message", "path") if k in e}
+                                                    for e in errors][:10]})
+
+
+def _ambiguous(err: PrAgentError, ref: PRRef, thread_id: str, what: str) -> PrAgentError:
+    """Say what may have happened after a write whose answer was lost, and how to check."""
+    if err.code in AMBIGUOUS and not err.details.get("maybe_applied"):
+        err.details.update(maybe_applied=True, thread_url=ref.web_url + "/files", thread_id=thread_id)
+        err.temporary = True
+        err.message += f" The answer was lost, so {what}: look at the thread ({ref.web_url}/files) before acting."
+        err.suggestion = ("Check the thread on GitHub; calling again is safe — resolving is idempotent and a reply "
+                          "already posted is not posted twice.")
+    return err
 
 
 def _repo_arg(ref: PRRef) -> str:
@@ -129,10 +160,10 @@ def _lookup_thread(ctx: Context, ref: PRRef, thread_id: str) -> ThreadState:
             details={"field": "thread_id", "value": thread_id, "belongs_to": other, "pr": str(ref)},
             repair=tool_repair(NAME, {"pr": other, "thread_id": thread_id}, "Resolve it on its own PR."))
     pending = (((data.get("repository") or {}).get("pullRequest") or {}).get("reviews") or {}).get("nodes") or []
-    last = ((node.get("comments") or {}).get("nodes") or [None])[-1]
+    last = _last_visible((node.get("comments") or {}).get("nodes") or [])
     return ThreadState(node["id"], bool(node["isResolved"]), bool(node.get("viewerCanResolve")),
                        bool(node.get("viewerCanReply")), last, (data.get("viewer") or {}).get("login", ""),
-                       bool(pending))
+                       pending[0]["id"] if pending else None)
 
 
 def _scan_for_comment(ctx: Context, ref: PRRef, comment_id: str) -> ThreadState:
@@ -146,11 +177,11 @@ def _scan_for_comment(ctx: Context, ref: PRRef, comment_id: str) -> ThreadState:
         if not pr:
             raise pr_not_found(ref)
         viewer = (data.get("viewer") or {}).get("login", "")
-        pending = bool(pr["reviews"]["nodes"])
+        pending = (pr["reviews"]["nodes"] or [{}])[0].get("id")
         for thread in pr["reviewThreads"]["nodes"]:
             comments = thread["comments"]["nodes"]
             state = ThreadState(thread["id"], bool(thread["isResolved"]), bool(thread.get("viewerCanResolve")),
-                                bool(thread.get("viewerCanReply")), comments[-1] if comments else None,
+                                bool(thread.get("viewerCanReply")), _last_visible(comments),
                                 viewer, pending)
             long_thread = bool(comments) and thread["comments"]["pageInfo"]["hasNextPage"]
             if any((c.get("fullDatabaseId") == comment_id) if numeric else (c["id"] == comment_id)
@@ -247,30 +278,42 @@ def handle(ctx: Context, params: ResolveReviewThreadInput) -> ResolveReviewThrea
         if already:
             message = "Your identical reply was already the last comment; not posted again. Thread resolved."
         else:
-            if state.has_pending_review:
+            if state.pending_review:
                 raise PrAgentError(
                     "pending_review_blocks_reply",
                     f"You have a pending (unsubmitted) review on {ref}; a reply now would be hidden inside it.",
-                    suggestion=surface.text("Submit or discard your pending review on GitHub first (nothing was "
-                                            "posted or resolved), or call again without ",
+                    suggestion=surface.text("Nothing was posted or resolved. Submit your pending review "
+                                            "(details.submit_command) or discard it (details.discard_command; its "
+                                            "drafts are lost), then call again; or call again without ",
                                             surface.arg(NAME, "reply"), "."),
-                    details={"pr": str(ref), "thread_id": state.id},
+                    details={"pr": str(ref), "thread_id": state.id, "review_id": state.pending_review,
+                             "submit_command": commands.submit_review_command(ref, state.pending_review),
+                             "discard_command": commands.discard_review_command(ref, state.pending_review)},
                     repair=command_repair(["gh", "pr", "view", str(ref.number), "--repo", _repo_arg(ref), "--web"]))
             if not state.can_reply:
                 raise PrAgentError("forbidden", f"Your gh login may not reply in thread {state.id}.",
                                    suggestion=surface.text("Resolve without ", surface.arg(NAME, "reply"),
                                                            ", or ask a maintainer."),
                                    details={"thread_id": state.id, "pr": str(ref)})
-            data = ctx.gh.graphql(load_query("reply_to_thread"), {"thread": state.id, "body": params.reply},
-                                  mutation=True, hostname=ref.host)
+            try:
+                data, _errors = ctx.gh.mutate(load_query("reply_to_thread"), {"thread": state.id,
+                                                                               "body": params.reply}, hostname=ref.host)
+            except PrAgentError as err:
+                raise _ambiguous(err, ref, state.id, "the reply may have been posted") from None
             comment = (data.get("addPullRequestReviewThreadReply") or {}).get("comment") or {}
+            if _errors and not comment.get("id"):  # errors, and GitHub's data does not show a posted reply
+                raise _write_error(_errors)
             reply_info = ReplyInfo(comment_id=int(comment.get("fullDatabaseId") or 0),
                                    node_id=comment.get("id", ""), url=comment.get("url", ""))
             replied = True
             message = "Reply posted and thread resolved."
     try:
-        data = ctx.gh.graphql(load_query("resolve_thread"), {"thread": state.id}, mutation=True, hostname=ref.host)
+        data, errors = ctx.gh.mutate(load_query("resolve_thread"), {"thread": state.id}, hostname=ref.host)
+        resolved = ((data.get("resolveReviewThread") or {}).get("thread") or {}).get("isResolved")
+        if errors and not resolved:  # errors beside data that shows it resolved are a success
+            raise _write_error(errors)
     except PrAgentError as err:
+        err = _ambiguous(err, ref, state.id, "the thread may have been resolved")
         if replied:
             err.details["reply_posted"] = True
             err.message += " (The reply WAS posted; calling again with the same reply will not post it twice.)"

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
+from pr_agent.textsafe import REPOSITORY_NOTICE
 from tests.e2e.worlds import HOSTILE_BODY, feedback_world
 
 
@@ -21,7 +24,8 @@ def test_resolve_by_thread_id_then_again_is_idempotent(agent) -> None:
     out = a.json("resolve", "acme/widgets#7", "--thread", "PRRT_human")
     assert out == {"ok": True, "pr": "acme/widgets#7", "thread_id": "PRRT_human", "alreadyResolved": False,
                    "replied": False, "message": "Thread resolved.",
-                   "last_speaker": {"author": "octocat", "is_bot": False, "is_viewer": True}}
+                   "last_speaker": {"author": "octocat", "is_bot": False, "is_viewer": True},
+                   "notice": REPOSITORY_NOTICE}
     assert thread_of(a.hub, "PRRT_human")["resolved"] is True
     again = a.json("resolve", "acme/widgets#7", "--thread", "PRRT_human", "--reply", "Done")
     assert again["alreadyResolved"] is True and again["replied"] is False
@@ -68,6 +72,11 @@ def test_refusals_are_typed_and_change_nothing(agent) -> None:
     assert pending.returncode == 1 and '"pending_review_blocks_reply"' in pending.stdout
     assert thread_of(a.hub, "PRRT_human")["resolved"] is False
     assert len(thread_of(a.hub, "PRRT_human")["comments"]) == 3
+    details = orjson.loads(pending.stdout)["error"]["details"]
+    discard = a.shell(details["discard_command"])  # the way out it offers works
+    assert discard.returncode == 0, discard.stderr
+    assert not any(r["state"] == "PENDING" for r in a.hub.world.pull_request("acme/widgets", 7)["reviews"])
+    assert a.json("resolve", "acme/widgets#7", "--thread", "PRRT_human", "--reply", "x")["replied"] is True
     locked = a.cli("resolve", "acme/widgets#7", "--thread", "PRRT_locked", "--reply", "done")
     assert locked.returncode == 1 and "forbidden" in locked.stderr
     other = a.cli("resolve", "acme/widgets#7", "--thread", "PRRT_other", "--json")
