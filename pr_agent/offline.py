@@ -84,7 +84,7 @@ def parse_review(file: str, author: str | None, as_json: bool) -> None:
 # The runners of pr_agent.ci.parsers.HINTS, spelled out so the CLI starts without importing the parsers
 # (tests/unit/test_offline.py keeps the two equal).
 LOG_FORMATS = ("auto", "pytest", "unittest", "jest", "vitest", "mocha", "go", "cargo", "nextest", "rspec", "phpunit",
-               "dotnet", "junit", "gradle", "maven")
+               "dotnet", "junit", "gradle", "maven", "googletest", "xctest")
 
 
 def log_lines(path: str) -> Iterator[bytes]:
@@ -118,6 +118,7 @@ def parse_log_output(lines: Iterable[str | bytes], fmt: str = "auto") -> tuple[d
         "non_test_failure": ntf.summary if ntf else None,
         "passed_count": parsed.passed_count,
         "failed_count": parsed.failed_count,
+        "lines_cut": parsed.lines_cut,
     }
     return out, list(ntf.decisive_lines) if ntf else []
 
@@ -132,6 +133,8 @@ def render_log(out: dict[str, Any], decisive: list[str]) -> str:
         where = f["file_path"] + (f":{f['line_number']}" if f["line_number"] else "") if f["file_path"] else ""
         lines.append(terminal_safe(f"● {f['test_name']}" + (f"  ({where})" if where else "")))
         lines.append("    " + terminal_safe(one_line(f["error_message"], 160)))
+    if out.get("lines_cut"):
+        lines.append(f"note: {out['lines_cut']} line(s) longer than 4096 characters were cut to that length")
     if out["non_test_failure"]:
         lines.append(terminal_safe(f"not a test failure: {out['non_test_failure']}"))
         lines += ["    | " + terminal_safe(one_line(t, 160)) for t in decisive]
@@ -144,7 +147,7 @@ def render_log(out: dict[str, Any], decisive: list[str]) -> str:
               help="The test runner that wrote the log; auto detects it.")
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"format", "failures": [{test_name, file_path, line_number, error_message, confidence}], '
-              '"non_test_failure": str|null, "passed_count": int|null, "failed_count": int|null}.')
+              '"non_test_failure": str|null, "passed_count": int|null, "failed_count": int|null, "lines_cut": int}.')
 def parse_log_command(file: str, fmt: str, as_json: bool) -> None:
     """Parse a saved CI log (- for stdin) into its failing tests, or the reason it failed without one.
 

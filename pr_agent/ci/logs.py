@@ -12,6 +12,7 @@ decide the ambiguous boundary seconds (see ``github-api-facts.md`` §2.3-2.5).
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -26,6 +27,8 @@ __all__ = [
     "StepTiming",
     "clean_line",
     "clean_lines",
+    "decode_pieces",
+    "decoded_lines",
     "slice_failed_step",
 ]
 
@@ -116,6 +119,93 @@ def strip_gh_prefix(s: str, gh: str) -> tuple[str, str]:
     if gh and s.startswith(gh):
         return s[len(gh) :], gh
     return s, gh
+
+
+# --------------------------------------------------------------------------------------------------
+# Encodings
+
+_UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
+_SNIFF = 400  # bytes of the first piece read to tell UTF-16 without a BOM
+
+
+def sniff_encoding(head: bytes) -> tuple[str, int]:
+    """(encoding, BOM length) of a log that starts with ``head``: UTF-16 LE/BE when it has their BOM (and
+    a NUL in the text after it), or when it has none but ASCII text with a NUL beside every character; else
+    UTF-8 (its BOM is kept: the
+    line cleaning removes it)."""
+    for bom, enc in _UTF16_BOMS:
+        # A BOM, then text with ASCII in it (spaces, newlines: a NUL beside each); b"\xff\xfe" before
+        # text without any NUL is invalid UTF-8, not UTF-16.
+        if head.startswith(bom) and (len(head) == 2 or b"\x00" in head[2:_SNIFF]):
+            return enc, len(bom)
+    h = head[:_SNIFF] if len(head) >= 4 else b""
+    if h and h[1::2].count(0) >= 0.9 * len(h[1::2]) and not h[0::2].count(0):
+        return "utf-16-le", 0
+    if h and h[0::2].count(0) >= 0.9 * len(h[0::2]) and not h[1::2].count(0):
+        return "utf-16-be", 0
+    return "utf-8", 0
+
+
+def decode_pieces(items: Iterable[str | bytes]) -> Iterator[str | bytes]:
+    """The log as UTF-8 pieces (or str lines), whatever it was encoded in.
+
+    Raw ``bytes`` pieces in UTF-16 (with a BOM, as PowerShell's ``>`` writes them, or sniffed) are
+    transcoded to UTF-8, streamed; UTF-8 passes through untouched (invalid bytes are replaced later, line by
+    line). ``str`` lines that are UTF-16 bytes misread as UTF-8 (a NUL beside every character) lose their NULs
+    and the misread BOM. Lines that hold a NUL beside most characters are the only ones touched.
+    """
+    it = iter(items)
+    first = next(it, None)
+    if first is None:
+        return
+    if isinstance(first, bytes):
+        head = first
+        while len(head) < 4 and (more := next(it, None)) is not None:  # a BOM split over tiny pieces
+            if not isinstance(more, bytes):
+                yield head
+                yield more
+                yield from it
+                return
+            head += more
+        enc, skip = sniff_encoding(head)
+        if enc == "utf-8":
+            yield head
+            yield from it
+            return
+        dec = codecs.getincrementaldecoder(enc)("replace")
+        yield dec.decode(head[skip:]).encode("utf-8", "surrogatepass")
+        for piece in it:
+            if isinstance(piece, bytes):
+                yield dec.decode(piece).encode("utf-8", "surrogatepass")
+            else:
+                yield piece
+        yield dec.decode(b"", final=True).encode("utf-8", "surrogatepass")
+        return
+    if first.count("\x00") * 3 < len(first) or not first.strip("\x00\r\n\ufffd\ufeff"):
+        yield first
+        yield from it
+        return
+    yield first.replace("\x00", "").lstrip("\ufffd\ufeff")
+    for s in it:
+        yield s.replace("\x00", "") if isinstance(s, str) else s
+
+
+def decoded_lines(raw: Iterable[bytes]) -> Iterator[str]:
+    """The lines of a binary log (an open file, or its pieces), decoded whatever the encoding (UTF-8 with
+    or without BOM, UTF-16 LE/BE; invalid bytes become U+FFFD), streamed; each line keeps its ``\\n``."""
+    pending: list[bytes] = []  # bytes after the last "\n" (a list: a long line is joined once)
+    for piece in decode_pieces(raw):
+        data = piece if isinstance(piece, bytes) else piece.encode("utf-8", "surrogatepass")
+        cut = data.rfind(b"\n") + 1
+        if cut:
+            head = b"".join((*pending, data[:cut])) if pending else data[:cut]
+            pending = []
+            for line in head.decode("utf-8", "replace").split("\n")[:-1]:
+                yield line + "\n"
+        if cut < len(data):
+            pending.append(data[cut:])
+    if pending:
+        yield b"".join(pending).decode("utf-8", "replace")
 
 
 # --------------------------------------------------------------------------------------------------

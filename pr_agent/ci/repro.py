@@ -61,8 +61,9 @@ def go_command(test_name: str, suite: str | None) -> str:
     return f"go test {package} -run {_q(pattern)}"
 
 
-def _js_full_name(test_name: str) -> str:
-    return " ".join(part.strip() for part in test_name.split(_JS_SEP))
+def _js_full_name(test_name: str, sep: str = _JS_SEP) -> str:
+    """The full name ``-t`` matches: the titles joined by spaces (jest ids use " › ", vitest's " > ")."""
+    return " ".join(part.strip() for part in test_name.split(sep))
 
 
 def jest_command(test_name: str, suite: str | None, file_path: str | None) -> str:
@@ -78,7 +79,7 @@ def vitest_command(test_name: str, suite: str | None, file_path: str | None) -> 
     if target and test_name in (suite, file_path):
         return f"npx vitest run {_path(target)}"
     where = f" {_path(target)}" if target else ""
-    return f"npx vitest run{where} -t {_q('^' + _rx(_js_full_name(test_name)) + '$')}"
+    return f"npx vitest run{where} -t {_q('^' + _rx(_js_full_name(test_name, ' > ')) + '$')}"
 
 
 def mocha_command(test_name: str, file_path: str | None) -> str:

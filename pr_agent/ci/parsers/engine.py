@@ -14,9 +14,13 @@ lines are cleaned. The result is the same as cleaning every line (``tests/unit/c
 from __future__ import annotations
 
 import ast
+import threading
+import time
 from collections.abc import Callable, Iterable
 
-from .base import RING_SIZE, BaseParser, Context, Draft
+from ...errors import PrAgentError
+from ..logs import decode_pieces
+from .base import MAX_MESSAGE_CHARS, RING_SIZE, BaseParser, Context, Draft
 from .dotnet import DotnetParser
 from .go_test import GoParser
 from .js_jest import JestParser
@@ -25,6 +29,7 @@ from .js_vitest import VitestParser
 from .junit_xml import JunitXmlParser
 from .jvm import GradleParser, MavenParser
 from .models import RUNNERS, ParsedLog, TestFailure
+from .native import GoogleTestParser, XCTestParser
 from .nontest import NonTestDetector
 from .py_pytest import PytestParser
 from .py_unittest import UnittestParser
@@ -47,8 +52,13 @@ PARSER_CLASSES: tuple[type[BaseParser], ...] = (
     JunitXmlParser,
     GradleParser,
     MavenParser,
+    GoogleTestParser,
+    XCTestParser,
 )
 HINTS = ("auto", *RUNNERS)
+# Lines longer than this are cut to it before anything reads them: every pattern then costs a bounded
+# amount per line, and a log made of one huge line parses as fast as any other.
+MAX_LINE_CHARS = 4096
 
 
 def _make_parsers(ctx: Context, hint: str | None) -> list[BaseParser]:
@@ -138,6 +148,7 @@ class _Reader:
         self.clean: dict[int, str] = {}  # its lines cleaned so far
         self.at = 0  # index in it of the line being fed
         self.last_ring: tuple[int, list[str]] = (-1, [])  # the ring built last: at which line, and its lines
+        self.cut = 0  # lines cut to MAX_LINE_CHARS
 
     def read(self, block: bytes | list[str]) -> None:
         if isinstance(block, list):
@@ -146,8 +157,12 @@ class _Reader:
         scanned = None if self.gh else scan_block(block)
         if scanned is None:
             self.each(block.decode("utf-8", "replace").split("\n")[:-1])
-        else:
-            self.scanned(*scanned)
+            return
+        lines, found = scanned
+        if len(block) > MAX_LINE_CHARS and max(map(len, lines)) > MAX_LINE_CHARS:  # bytes: a bound in characters too
+            self.cut += sum(len(s) > MAX_LINE_CHARS for s in lines)
+            lines = [s[:MAX_LINE_CHARS] for s in lines]
+        self.scanned(lines, found)
 
     def each(self, lines: list[str]) -> None:
         """Clean and feed every line."""
@@ -158,6 +173,9 @@ class _Reader:
         n = self.n
         for s in lines:
             n += 1
+            if len(s) > MAX_LINE_CHARS:
+                s = s[:MAX_LINE_CHARS]
+                self.cut += 1
             s, gh = clean(s, gh)
             ring_add(s)
             if capturing or s[:2] == '{"' or prefiltered(s):  # else the feeder has nothing to do
@@ -228,10 +246,13 @@ def _to_model(d: Draft, check_name: str) -> TestFailure:
             confidence = "medium"
         else:
             confidence = "low"
+    message = d.message or _fallback_message(d.runner)
+    if len(message) > MAX_MESSAGE_CHARS:
+        message = message[: MAX_MESSAGE_CHARS - 1].rstrip() + "…"
     return TestFailure(
         check_name=check_name,
         test_name=d.test_name,
-        error_message=d.message or _fallback_message(d.runner),
+        error_message=message,
         file_path=d.file_path,
         line_number=d.line_number,
         runner=d.runner,  # type: ignore[arg-type]
@@ -257,18 +278,36 @@ def _drop_nextest_echo(parsers: list[BaseParser], results: dict[str, list[Draft]
         cargo.first_seen = None
 
 
-def parse_log(lines: Iterable[str] | Iterable[bytes], *, check_name: str = "", hint: str | None = None) -> ParsedLog:
+def parse_log(
+    lines: Iterable[str] | Iterable[bytes],
+    *,
+    check_name: str = "",
+    hint: str | None = None,
+    timeout: float | None = None,
+    cancel: threading.Event | None = None,
+) -> ParsedLog:
     """Parse a job log (raw Actions log or plain runner output) into failures or a non-test failure.
 
-    ``lines`` are the log's lines (``str``), or raw pieces of it (``bytes``, UTF-8, lines may span pieces:
-    what ``offline.log_lines`` reads). ``hint`` forces one runner (``"pytest"``, ``"go"``, …;
-    ``None``/``"auto"`` detects). Lines are consumed once; memory stays bounded whatever the size of the log.
+    ``lines`` are the log's lines (``str``), or raw pieces of it (``bytes``, lines may span pieces: what
+    ``offline.log_lines`` reads; UTF-8 with or without BOM, or UTF-16 LE/BE, ``logs.decode_pieces``).
+    ``hint`` forces one runner (``"pytest"``, ``"go"``, …; ``None``/``"auto"`` detects). Lines are consumed
+    once; memory stays bounded whatever the size of the log; lines longer than ``MAX_LINE_CHARS`` are cut
+    (``ParsedLog.lines_cut``). Between blocks (at most 1 MiB or 4096 lines) the parse stops with a
+    ``timeout`` error once ``timeout`` seconds have passed, or a ``cancelled`` one once ``cancel`` is set.
     """
     ctx = Context()
     parsers = _make_parsers(ctx, hint)
     feeder = _Feeder(ctx, parsers)
     reader = _Reader(ctx, feeder)
-    for block in blocks(lines):
+    deadline = time.monotonic() + timeout if timeout is not None else None
+    for block in blocks(decode_pieces(lines)):
+        if cancel is not None and cancel.is_set():
+            raise PrAgentError("cancelled", "The call was cancelled while the log was being parsed.",
+                               suggestion="Call again when you want the answer.", details={"lines_read": reader.n})
+        if deadline is not None and time.monotonic() > deadline:
+            raise PrAgentError("timeout", f"Parsing the log took longer than {timeout:g}s; stopped after "
+                               f"{reader.n} lines.", suggestion="Set GH_PR_AGENT_TIMEOUT to wait longer.",
+                               details={"timeout_s": timeout, "lines_read": reader.n})
         reader.read(block)
 
     ctx.lineno = reader.n
@@ -279,6 +318,9 @@ def parse_log(lines: Iterable[str] | Iterable[bytes], *, check_name: str = "", h
         nontest.hint(f"go test: package {pkg} failed outside any test: {pkg_lines[0]}", pkg_lines)
     _drop_nextest_echo(parsers, results)
     failures = [_to_model(d, check_name) for p in parsers for d in results[p.runner] if d.test_name.strip()]
+    failed = {f.test_name for f in failures}
+    flaky = [name for p in parsers if isinstance(p, PytestParser) for name in p.reruns if name not in failed]
+    flaky += [key.split(" ", 1)[-1] for p in parsers if isinstance(p, NextestParser) for key in p.ok]
     detected = sorted((p for p in parsers if p.first_seen is not None), key=lambda p: p.first_seen or 0)
     counted = [p for p in detected if p.passed is not None or p.failed is not None]
     return ParsedLog(
@@ -289,4 +331,6 @@ def parse_log(lines: Iterable[str] | Iterable[bytes], *, check_name: str = "", h
         failed_count=sum(p.failed or 0 for p in counted) if counted else None,
         exit_code=nontest.exit_code,
         truncated=any(p.overflow for p in parsers),
+        flaky=flaky,
+        lines_cut=reader.cut,
     )

@@ -15,6 +15,7 @@ _MARK_RE = re.compile(r"=== (?:RUN|CONT|NAME|PAUSE)\s+(\S+)")
 _PKG_RE = re.compile(r"(FAIL|ok)\s+(\S+)\s")
 _FRAME_RE = re.compile(r"\s+(\S+_test\.go):(\d+)")
 _GO_FILE_RE = re.compile(r"\.go:\d+")
+_GO_LOC_RE = re.compile(r"((?<![\w.\-/])[\w.\-/]+\.go):(\d+)")
 _MAX_RUNNING = 2000
 _MAX_BUF = 40
 
@@ -32,7 +33,38 @@ def _log_message(lines: list[str]) -> tuple[str | None, str | None, int | None]:
             msg.append(m.group(3))
         elif msg and s.startswith((" ", "\t")) and s.strip():
             msg.append(s.strip())
+    found = _testify(msg)
+    if found is not None:
+        text, trace = found
+        return (trim_message(text) or None), *(trace or (path, line_no))
     return (trim_message(msg) or None), path, line_no
+
+
+_TESTIFY_LABELS = ("Error Trace", "Error", "Test", "Messages")
+
+
+def _testify(msg: list[str]) -> tuple[list[str], tuple[str, int] | None] | None:
+    """testify's report (``Error Trace:`` / ``Error:`` / ``Test:`` / ``Messages:``): the message is its
+    ``Error`` and ``Messages`` parts, the location the first frame of ``Error Trace`` in the test's own code
+    (older testify logs the failure at ``assertions.go:NNN``, not at the test's line). None otherwise."""
+    if not any(m.startswith("Error Trace:") for m in msg):
+        return None
+    text: list[str] = []
+    trace: tuple[str, int] | None = None
+    label = None
+    for m in msg:
+        head, sep, rest = m.partition(":")
+        if sep and head.strip() in _TESTIFY_LABELS:
+            label, m = head.strip(), rest.strip()
+        if label == "Error Trace":
+            for part in m.split():
+                loc = _GO_LOC_RE.search(part)
+                if trace is None and loc and not loc.group(1).endswith(("/assertions.go", "/require.go")) \
+                        and loc.group(1) not in ("assertions.go", "require.go") and "/testify/" not in loc.group(1):
+                    trace = (rel_path(loc.group(1)), int(loc.group(2)))
+        elif label in ("Error", "Messages") and m:
+            text.append(m)
+    return text, trace
 
 
 class GoParser(BaseParser):

@@ -6,8 +6,8 @@ import re
 
 from .base import MAX_BLOCK_LINES, BaseParser, Draft, is_vendor, js_frame, rel_path, trim_message
 
-_CODE_FRAME_RE = re.compile(r"\s*>?\s*\d+ \|")
-_COUNT_RE = re.compile(r"(\d+) (failed|passed)\b")
+_CODE_FRAME_RE = re.compile(r"\s*(?:>\s*)?\d+ \|")
+_COUNT_RE = re.compile(r"(?<!\d)(\d+) (failed|passed)\b")
 _DURATION_RE = re.compile(r"\d+(?:\.\d+)? ?m?s")
 _SUITE_FAILED = "Test suite failed to run"
 

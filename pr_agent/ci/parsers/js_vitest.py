@@ -1,7 +1,7 @@
 """vitest: ``FAIL  file > Suite > test`` blocks with ``❯ file:line:col``, the ``×`` tree, ``Tests`` totals.
 
-Test names are reported as ``Suite › test`` (the jest separator) so JS names look alike; the file is
-in ``suite``/``file_path``.
+Test names are the runner's own, verbatim: ``Suite > test`` as vitest prints them (repro commands use
+them); the file is in ``suite``/``file_path``.
 """
 
 from __future__ import annotations
@@ -11,15 +11,15 @@ import re
 from .base import MAX_BLOCK_LINES, BaseParser, Draft, is_vendor, rel_path, split_location, trim_message
 
 _CODE_FRAME_RE = re.compile(r"\s*\d+\s*\|")
-_COUNT_RE = re.compile(r"(\d+) (failed|passed)\b")
+_COUNT_RE = re.compile(r"(?<!\d)(\d+) (failed|passed)\b")
 _DURATION_RE = re.compile(r"\d+(?:\.\d+)?m?s")
 
 
 def _header(rest: str) -> tuple[str, str] | None:
-    """``file > a > b`` → (file, 'a › b'); ``file [ file ]`` → (file, file)."""
+    """``file > a > b`` → (file, 'a > b'); ``file [ file ]`` → (file, file)."""
     if " > " in rest:
         parts = [p.strip() for p in rest.split(" > ")]
-        return rel_path(parts[0]), " › ".join(parts[1:])
+        return rel_path(parts[0]), " > ".join(parts[1:])
     if rest.endswith(" ]") and " [ " in rest:  # a file that failed as a whole: "file [ file ]"
         path = rel_path(rest.split(" [ ", 1)[0].strip())
         return path, path
@@ -76,7 +76,7 @@ class VitestParser(BaseParser):
             head, _, tail = name.rpartition(" ")
             if head and _DURATION_RE.fullmatch(tail):
                 name = head.rstrip()
-            name = " › ".join(p.strip() for p in name.split(" > "))
+            name = " > ".join(p.strip() for p in name.split(" > "))
             key = f"{self.tree_file}::{name}"
             self.fallback.setdefault(key, [name, self.tree_file, None])
             self.arrow_for = key
@@ -115,7 +115,7 @@ class VitestParser(BaseParser):
         for key, (name, file, arrow) in self.fallback.items():
             if key in self.drafts or name is None:
                 continue
-            if any(f == file and n.endswith(" › " + name) for f, n in known):
+            if any(f == file and n.endswith(" > " + name) for f, n in known):
                 continue  # the tree line of a failure already reported with its suite path
             self.add(key, name, message=arrow, file_path=file, suite=file,
                      confidence="medium" if arrow else "low")

@@ -8,7 +8,7 @@ import re
 from .base import BaseParser, Draft, rel_path, trim_message
 from .jvm import exception_message, pick_frame
 
-_ATTR_RE = re.compile(r'([\w:.-]+)="([^"]*)"')
+_ATTR_RE = re.compile(r'(?<![\w:.-])([\w:.-]+)="([^"]*)"')
 _MAX_TEXT = 40
 
 

@@ -9,7 +9,7 @@ from .base import BaseParser, Draft, split_location, trim_message
 _JVM_FILE = r"([\w$.-]+\.(?:java|kt|scala|groovy))"
 _JAVA_FRAME_RE = re.compile(r"\s*at (?:[\w.$/-]+//)?([^()]+)\.([^.()]+)\(" + _JVM_FILE + r":(\d+)\)")
 _JVM_FILE_RE = re.compile(_JVM_FILE)
-_GRADLE_COUNT_RE = re.compile(r"(\d+) tests? completed, (\d+) failed")
+_GRADLE_COUNT_RE = re.compile(r"(?<!\d)(\d+) tests? completed, (\d+) failed")
 _MVN_OLD_NAME_RE = re.compile(r"([\w$]+)\(([\w.$]+)\)$")
 _MVN_TOTAL_RE = re.compile(r"Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)\s*$")
 _MVN_ENTRY_LOC_RE = re.compile(r"(\S+?):(\d+)(?:->\S+)?(?:\s+(.*))?$")
@@ -91,7 +91,7 @@ class GradleParser(_JvmParser):
             m = _GRADLE_COUNT_RE.search(s)
             if m:
                 total, failed = int(m.group(1)), int(m.group(2))
-                skipped = re.search(r"(\d+) skipped", s)
+                skipped = re.search(r"(?<!\d)(\d+) skipped", s)
                 self.add_counts(total - failed - (int(skipped.group(1)) if skipped else 0), failed)
         elif s.startswith("> Task :") and s.endswith(("test FAILED", "Test FAILED")):
             self.detect()

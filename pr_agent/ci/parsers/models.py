@@ -21,6 +21,8 @@ Runner = Literal[
     "junit",
     "gradle",
     "maven",
+    "googletest",
+    "xctest",
 ]
 RUNNERS: tuple[str, ...] = Runner.__args__  # type: ignore[attr-defined]
 Confidence = Literal["high", "medium", "low"]
@@ -35,8 +37,9 @@ class TestFailure(BaseModel):
     __test__: ClassVar[bool] = False  # not a pytest test class
 
     check_name: str = ""
-    test_name: str = Field(description="The runner's own id: pytest node id, go TestName/sub, jest "
-                           "'Suite › test', cargo module::test, JUnit Class.method, …")
+    test_name: str = Field(description="The runner's own id, verbatim: pytest node id, go TestName/sub, jest "
+                           "'Suite › test', vitest 'Suite > test', cargo module::test, JUnit Class.method, "
+                           "GoogleTest Suite.Test, XCTest -[Module.Class test], …")
     error_message: str = Field(description="The assertion or exception, trimmed; never empty.")
     file_path: str | None = Field(default=None, description="Repository-relative when the log allows.")
     line_number: int | None = None
@@ -66,3 +69,7 @@ class ParsedLog(BaseModel):
     exit_code: int | None = Field(default=None, description="From '##[error]Process completed with exit "
                                   "code N.' when present.")
     truncated: bool = Field(default=False, description="More failures than the parser keeps (2000).")
+    flaky: list[str] = Field(default_factory=list, description="Tests that failed and then passed on a rerun in "
+                             "the same job (pytest-rerunfailures RERUN, nextest TRY n PASS): flaky, not failures.")
+    lines_cut: int = Field(default=0, description="Lines longer than the bound (MAX_LINE_CHARS) that were "
+                           "cut to it before any parser read them.")

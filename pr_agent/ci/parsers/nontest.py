@@ -24,6 +24,7 @@ _SUMMARY = {
 }
 _MAX_HITS = 15
 _MAX_DECISIVE = 20
+_CLASSIFY_CHARS = 512  # a longer line is classified by its first 384 and last 128 characters
 
 _EXIT_RE = re.compile(r"Process completed with exit code (\d+)")
 _TSC_RE = re.compile(r"error TS\d+:")
@@ -34,11 +35,16 @@ _NPM_DEP_RE = re.compile(
     r"ENOVERSIONS)|notarget|404 Not Found|Could not resolve dependency|No matching version|"
     r"package\.json and package-lock\.json|ERESOLVE"
 )
+# "out of memory" only as the message itself (``fatal error: runtime: out of memory``, ``Out of memory: Killed
+# process``, ``error: out of memory``), never inside other text (a test named test_out_of_memory, a log line).
+_OUT_OF_MEMORY_RE = re.compile(r"\s*(?:(?:[\w.\-]+:? )?(?:fatal )?error: (?:runtime: )?|\[[^\]]*\] |FATAL: )?"
+                               r"[Oo]ut of memory(?:[:.!]|$| \(| allocating| while)")
 _SNAPSHOT_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     # Lines that rarely carry a prefilter word; read only in the ~40 lines before the exit code.
     ("dependency_install", re.compile(r".*(?:Could not resolve (?:all|dependencies)|Could not find gem|"
                                       r"requirements could not be resolved)")),
-    ("out_of_memory", re.compile(r".*(?:Cannot allocate memory|[Oo]ut of memory)")),
+    ("out_of_memory", re.compile(r".*Cannot allocate memory")),
+    ("out_of_memory", _OUT_OF_MEMORY_RE),
     ("compile_error", _GO_COMPILE_RE := re.compile(r"(?:\./)?[\w./\-]+\.go:\d+(?::\d+)?: \S")),
     ("compile_error", re.compile(r"\s*--> [\w./\-]+\.rs:\d+:\d+")),
     ("compile_error", re.compile(r"e: (?:file://)?[\w./\-]+\.kts?:\d+:\d+")),
@@ -56,11 +62,11 @@ _SNAPSHOT_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
 _KILLED_RE = re.compile(r"(?:^|\s)Killed(?:\s|$)")
 # Maven/Gradle name the plugin or task that broke the build; that name says what kind of failure it was.
 _MVN_GOAL_RE = re.compile(r"Failed to execute goal [\w.\-]+:([\w.\-]+):")
-_GRADLE_TASK_RE = re.compile(r"(?:Execution failed for task '|> Task )(:?[\w:\-]*?)([\w\-]+)'?(?:\.| FAILED)")
+_GRADLE_TASK_RE = re.compile(r"(?:Execution failed for task '|> Task )([\w:\-]+)'?(?:\.| FAILED)")
 _LINT_TOOLS = ("checkstyle", "pmd", "spotbugs", "findbugs", "animal-sniffer", "enforcer", "spotless", "apache-rat",
                "license", "detekt", "ktlint", "ktfmt", "lint", "apicheck", "revapi", "japicmp", "formatter")
 _MVN_ERROR_AT_RE = re.compile(r"\[ERROR\] \S+\.(?:java|kt|scala|groovy):(?:\[\d+,\d+\]|\d+:) ")
-_LOCATED_RE = re.compile(r"[\w/.\-]+\.\w+(?::\[?\d+|\(\d+,\d+\))")
+_LOCATED_RE = re.compile(r"(?<![\w/.\-])[\w/.\-]+\.\w+(?::\[?\d+|\(\d+,\d+\))")
 
 
 def _tool_kind(name: str) -> str | None:
@@ -74,6 +80,8 @@ def _tool_kind(name: str) -> str | None:
 
 
 def _any_of(*marks: str) -> re.Pattern[str]:
+    # A regex alternation of literals: linear, and its cost per line is bounded (classify reads at most
+    # _CLASSIFY_CHARS characters of a line).
     return re.compile("|".join(re.escape(m) for m in marks))
 
 
@@ -120,8 +128,6 @@ _OOM_RE = _any_of(
     "JavaScript heap out of memory",
     "OutOfMemoryError",
     "MemoryError",
-    "out of memory",
-    "Out of memory",
     "Cannot allocate memory",
     "memory allocation of",
     "exit code 137",
@@ -137,6 +143,7 @@ def classify(s: str) -> str | None:
         return "cancelled"
     if ("emory" in s or "137" in s or "illed" in s) and (
         _OOM_RE.search(s) or ("Killed" in s and _KILLED_RE.search(s))
+        or ("ut of memory" in s and _OUT_OF_MEMORY_RE.match(s))
     ):
         return "out_of_memory"
     if "failed to download" in s or "failed to get 200" in s:  # cargo fetching crates
@@ -162,7 +169,7 @@ def classify(s: str) -> str | None:
         return "compile_error"
     if ("> Task :" in s and "FAIL" in s) or "Execution failed for task" in s:
         m = _GRADLE_TASK_RE.search(s)
-        return _tool_kind(m.group(2)) if m else None
+        return _tool_kind(m.group(1).rsplit(":", 1)[-1]) if m else None
     if "Failed to execute goal" in s:
         m2 = _MVN_GOAL_RE.search(s)
         if m2 and _tool_kind(m2.group(1)):
@@ -237,7 +244,10 @@ class NonTestDetector:
             if not self.npm_dep and _NPM_DEP_RE.search(s):
                 self.npm_dep = True
             return
-        kind = classify(s[9:] if s.startswith("##[error]") else s)  # eslint's annotated "##[error]  1:1  error …"
+        t = s[9:] if s.startswith("##[error]") else s  # eslint's annotated "##[error]  1:1  error …"
+        if len(t) > _CLASSIFY_CHARS:  # what says why a job failed is near an end of its line
+            t = t[: _CLASSIFY_CHARS - 128] + "\n" + t[-128:]
+        kind = classify(t)
         if kind is not None and len(self.hits[kind]) < _MAX_HITS:
             self.hits[kind].append((self.ctx.lineno, s.strip()))
             if kind == "compile_error" and ("[build failed]" in s or "[setup failed]" in s):

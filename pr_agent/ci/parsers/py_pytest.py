@@ -7,10 +7,11 @@ from dataclasses import dataclass, field
 
 from .base import BaseParser, Draft, is_vendor, rel_path, trim_message
 
+_SPACE_RE = re.compile(r"\s")
 _SECTION_RE = re.compile(r"_{3,} (.+?) _{3,}$")
 _LOC_RE = re.compile(r"([^\s:]+\.py):(\d+):(?: (.*))?$")
 _FRAME_RE = re.compile(r'\s*File "([^"]+)", line (\d+)')
-_COUNT_RE = re.compile(r"(\d+) (failed|passed|errors?)\b")
+_COUNT_RE = re.compile(r"(?<!\d)(\d+) (failed|passed|errors?)\b")
 _DURATION_RE = re.compile(r"\bin [\d.]+s\b")
 _MAX_SECTION_E = 40
 _MAX_SECTION_LOCS = 30
@@ -27,16 +28,21 @@ class _Section:
 
 def _valid_nodeid(nodeid: str) -> bool:
     base = nodeid.split("[", 1)[0]
-    if not base or any(ch.isspace() for ch in base):
+    if not base or _SPACE_RE.search(base):
         return False
     return "::" in base or base.endswith(".py")
 
 
 def _split_summary(rest: str) -> tuple[str, str | None]:
     """``nodeid - message`` where the nodeid may contain `` - `` inside its ``[params]``."""
+    sp = rest.find(" ")
+    if "[" not in (rest if sp < 0 else rest[:sp]):  # no parameters before the first space
+        if sp < 0:
+            return rest, None
+        return rest[:sp], (rest[sp + 3 :].strip() or None) if rest.startswith(" - ", sp) else None
     depth = 0
     i = 0
-    n = len(rest)
+    n = min(len(rest), 1024)  # bounded: a node id with a longer parameter part is cut at 1024 characters
     while i < n:
         ch = rest[i]
         if ch == "[":
@@ -48,7 +54,7 @@ def _split_summary(rest: str) -> tuple[str, str | None]:
                 return rest[:i], rest[i + 3 :].strip() or None
             return rest[:i], None
         i += 1
-    return rest, None
+    return rest[:n], None
 
 
 def _headline(nodeid: str) -> str:
@@ -65,7 +71,7 @@ def _nodeid_from(path: str, headline: str) -> str:
 class PytestParser(BaseParser):
     runner = "pytest"
     first_chars = "=FE[0"
-    words = ("::",)
+    words = ("::", "RERUN")
 
     def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
         super().__init__(ctx)
@@ -74,11 +80,25 @@ class PytestParser(BaseParser):
         self.sections: list[_Section] = []
         self.summary: dict[str, tuple[str, str | None]] = {}
         self.verbose: dict[str, str] = {}
+        self.reruns: dict[str, None] = {}  # pytest-rerunfailures: tests that failed and were run again
 
     # -- streaming -------------------------------------------------------------------------------
     def feed(self, line: str) -> None:
         s = line
         c = s[:1]
+        if "RERUN" in s and len(self.reruns) < 2000:
+            t = s.strip()
+            if t.startswith("RERUN "):  # the -rR summary line
+                node = t[6:].split(" ", 1)[0]
+            elif " RERUN" in t:  # -v: "tests/x.py::t RERUN  [ 50%]" (xdist: "[gw0] [ 50%] RERUN tests/x.py::t")
+                head, _, tail = t.partition(" RERUN")
+                node = head.split(" ")[-1] if "::" in head.split(" ")[-1] else tail.split()[0] if tail.split() else ""
+            else:
+                node = ""
+            if _valid_nodeid(node):
+                self.detect()
+                self.reruns[node] = None
+            return
         if c == "=" and s.endswith("=") and "==" in s:
             self._banner(s.strip("= \t"))
             return

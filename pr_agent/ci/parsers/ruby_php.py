@@ -66,7 +66,7 @@ class RspecParser(BaseParser):
             m = _RSPEC_COUNT_RE.match(s)
             if m:
                 total, failed = int(m.group(1)), int(m.group(2))
-                pending = re.search(r"(\d+) pending", s)
+                pending = re.search(r"(?<!\d)(\d+) pending", s)
                 self.add_counts(total - failed - (int(pending.group(1)) if pending else 0), failed)
                 self.mode = None
                 self.release()

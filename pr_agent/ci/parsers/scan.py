@@ -32,7 +32,8 @@ from typing import Any
 from ..logs import _ANSI_RE, _BOM, _CARET_ANSI_RE, _TS_RE, clean_line, strip_gh_prefix
 
 # Line starts that matter although they contain none of the prefilter's words (go -json events too).
-PREFIXES = ("##[", "====", "Ran ", "OK (", "ok  \t", "     Running ", "   Doc-tests", "Total tests", "panic: ")
+PREFIXES = ("##[", "====", "Ran ", "OK (", "ok  \t", "     Running ", "   Doc-tests", "Total tests", "panic: ",
+            "[  PASSED  ] ")
 _WIDE = ("●", "✕", "×", "✖")
 _STR_BATCH = 4096  # str lines per block
 _END = object()
@@ -69,6 +70,7 @@ def prefiltered(s: str) -> bool:
         or "Fail" in s
         or "ERR" in s
         or "pass" in s
+        or "RERUN" in s
         or s.startswith(PREFIXES)
         or "<test" in s
         or "illed" in s
@@ -82,7 +84,7 @@ def prefiltered(s: str) -> bool:
 # and str operations (``in`` on bytes is several times slower).
 
 # Substrings of the prefilter's words ("timed" for "timed out": no space, so no pair with a space below).
-_WORDS = ("FAIL", "rror", "fail", "Fail", "ERR", "pass", "<test", "illed", "timed")
+_WORDS = ("FAIL", "rror", "fail", "Fail", "ERR", "pass", "<test", "illed", "timed", "RERUN")
 _PAIRS = {w[i : i + 2] for w in _WORDS for i in range(len(w) - 1)}
 _SEQ = r"\x1b(?:\[[0-?]*[ -/]*[@-~]|[@-Z\\-_])"  # one CSI or two-byte sequence, as ``_ANSI_RE`` reads it
 _RUN = f"(?:{_SEQ}(?:{_SEQ})*|)"  # an optional run of them (a branch: cheaper than ``*`` when absent)
@@ -93,11 +95,45 @@ def _charset(chars: Iterable[str]) -> str:
 
 
 # An OSC sequence (the line is cleaned to find out), or a run of sequences between two characters that
-# may be neighbours in a word.
+# may be neighbours in a word. A run is matched from an ESC after a pair's first character over at most
+# ``_RUN_MAX`` sequences (each sequence is then read at most ``_RUN_MAX`` times: linear), and a line with a
+# longer run of sequences is a candidate anyway (``_LONG_RUN_RE``, as rare in real logs as it is cheap).
+_RUN_MAX = 8
 _ESC_RE = re.compile(
     r"\x1b(?:\]|(?<=" + _charset(p[0] for p in _PAIRS) + r"\x1b)(?:\[[0-?]*[ -/]*[@-~]|[@-Z\\-_])(?:" + _SEQ
-    + ")*(?=" + _charset(p[1] for p in _PAIRS) + "))"
+    + "){0," + str(_RUN_MAX - 1) + "}(?=" + _charset(p[1] for p in _PAIRS) + "))"
 )
+_LONG_RUN_RE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|[@-Z\\-_])(?:" + _SEQ + "){" + str(_RUN_MAX - 1) + "}")
+
+
+def _esc_marks(text: str) -> list[int]:
+    """Offsets (in lines that have them) of OSC sequences, of runs of sequences that removing them may turn
+    into a word, and of runs longer than ``_RUN_MAX`` sequences."""
+    cap = text.count("\n") + 1
+    marks = _offsets(_ESC_RE, text, cap)
+    if text.count("\x1b") >= _RUN_MAX:
+        marks += _offsets(_LONG_RUN_RE, text, cap)
+    return marks
+
+
+def _offsets(rx: re.Pattern[str], text: str, cap: int) -> list[int]:
+    """Offsets of the matches of ``rx`` in ``text``, one C-level pass; past ``cap`` matches (more than the
+    block has lines: an adversarial block), only the first match of each line."""
+    out = [m.start() for m in islice(rx.finditer(text), cap + 1)]
+    return out if len(out) <= cap else _first_per_line(rx, text)
+
+
+def _first_per_line(rx: re.Pattern[str], text: str) -> list[int]:
+    """The offset of the first match of ``rx`` in each line that has one (one search per line at most)."""
+    out: list[int] = []
+    search, find = rx.search, text.find
+    pos = 0
+    while (m := search(text, pos)) is not None:
+        out.append(m.start())
+        pos = find("\n", m.end()) + 1
+        if not pos:
+            break
+    return out
 
 
 def _trie(words: list[str]) -> str:
@@ -198,16 +234,17 @@ def scan_block(block: bytes) -> tuple[list[str], list[int]] | None:
     words = tuple(w for w, gate in _WORD_GATES if not gate or gate in text)
     wide = tuple(w for w, gate in _WIDE_GATES if gate in text)
     found = _finder(words, wide)(lines)
-    marks = [m.start() for m in _PFX_AFTER_Z_RE.finditer(text)]
+    cap = len(lines) + 1
+    marks = _offsets(_PFX_AFTER_Z_RE, text, cap)
     marks += [m.start() + 1 for m in _PFX_AFTER_NL_RE.finditer(text)]
     if _PFX_START_RE.match(text):
         marks.append(0)
-    if "\x1b" in text:
-        marks += [m.start() for m in _ESC_RE.finditer(text)]
     if "\r" in text:
-        marks += [m.start() for m in _CR_RE.finditer(text)]
+        marks += _offsets(_CR_RE, text, cap)
     if "^" in text:
-        marks += [m.start() for m in _CARET_RE.finditer(text)]
+        marks += _offsets(_CARET_RE, text, cap)
+    if "\x1b" in text:
+        marks += _esc_marks(text)
     if marks:
         found = sorted(set(found).union(_line_numbers(text, marks)))
     return lines, found

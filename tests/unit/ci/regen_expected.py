@@ -41,6 +41,9 @@ def render(log: Path) -> dict[str, Any]:
     for failure in data["failures"]:
         failure.pop("check_name", None)
     data.pop("truncated", None)
+    for key in ("lines_cut", "flaky"):  # recorded only for a log that has them
+        if not data.get(key):
+            data.pop(key, None)
     return data
 
 

@@ -28,7 +28,7 @@ HOSTILE = ["$(touch /tmp/pwned)", "a'b\"c", "`id`", "x; rm -rf ~", "-rf", "sp ac
     ("jest", "Ledger › balance › sums (x)", {"suite": "src/l.test.js"},
      ["npx", "jest", "src/l.test.js", "-t", r"^Ledger balance sums \(x\)$"]),
     ("jest", "src/report/pdf.test.js", {"suite": "src/report/pdf.test.js"}, ["npx", "jest", "src/report/pdf.test.js"]),
-    ("vitest", "a › b", {"suite": "s.test.ts"}, ["npx", "vitest", "run", "s.test.ts", "-t", "^a b$"]),
+    ("vitest", "a > b", {"suite": "s.test.ts"}, ["npx", "vitest", "run", "s.test.ts", "-t", "^a b$"]),
     ("mocha", "Calc #add() adds", {"file_path": "test/c.spec.js"},
      ["npx", "mocha", "test/c.spec.js", r"--grep=Calc #add\(\) adds"]),
     ("unittest", "pkg.tests.T.test_a (x=1)", {}, ["python", "-m", "unittest", "pkg.tests.T.test_a"]),

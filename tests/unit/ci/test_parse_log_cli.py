@@ -30,6 +30,7 @@ def _want(log: Path) -> dict:
         "non_test_failure": ntf["summary"] if ntf else None,
         "passed_count": data["passed_count"],
         "failed_count": data["failed_count"],
+        "lines_cut": data.get("lines_cut", 0),
     }
 
 
@@ -38,7 +39,8 @@ def test_parse_log_json_matches_expected(log: Path) -> None:
     result = CliRunner().invoke(cli, ["parse-log", str(log), "--json"])
     assert result.exit_code == 0, result.output
     got = json.loads(result.stdout)
-    assert list(got) == ["format", "failures", "non_test_failure", "passed_count", "failed_count"]
+    assert list(got) == ["format", "failures", "non_test_failure", "passed_count", "failed_count",
+                         "lines_cut"]
     assert got == _want(log)
 
 

@@ -162,7 +162,7 @@ def test_vitest_tree_only() -> None:
     )
     f = one(parsed)
     assert (f.test_name, f.error_message, f.file_path) == (
-        "math › adds", "expected 3 to be 4 // Object.is equality", "src/a.test.ts")
+        "math > adds", "expected 3 to be 4 // Object.is equality", "src/a.test.ts")  # vitest's own id
     assert f.confidence == "medium"
 
 
@@ -174,7 +174,7 @@ def test_vitest_groups_identical_errors() -> None:
         " ❯ src/a.test.ts:3:9\n"
         "⎯⎯⎯⎯⎯⎯[1/1]⎯\n"
     )
-    assert names(parsed) == ["s › one", "s › two"]
+    assert names(parsed) == ["s > one", "s > two"]
     assert {f.error_message for f in parsed.failures} == {"Error: setup exploded"}
     assert {f.line_number for f in parsed.failures} == {3}
 
