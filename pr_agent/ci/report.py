@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
 from collections import Counter
 from datetime import datetime
 from typing import Any
@@ -12,6 +11,7 @@ from pr_agent.ci.analyze import Analysis, step_url
 from pr_agent.ci.rollup import Check, counts
 from pr_agent.ci.watch import Outcome
 from pr_agent.refs import PRRef
+from pr_agent.shellcmd import command
 
 MAX_PRIORITY = 10
 MAX_COMMANDS = 20
@@ -23,8 +23,11 @@ def job_log_uri(ref: PRRef, job_id: int) -> str:
     return f"pr-agent://job-log/{host}{ref.owner}/{ref.repo}/{job_id}"
 
 
-def job_log_command(ref: PRRef, job_id: int) -> str:
-    return f"gh pr-agent checks {shlex.quote(ref.qualified)} --log {job_id}"
+def job_log_command(ref: PRRef, job_id: int) -> str | None:
+    """The CLI command printing a job's full log; over MCP there is none (the job-log resource is the way)."""
+    if surface.current() == "mcp":
+        return None
+    return command(["gh", "pr-agent", "checks", ref.qualified, "--log", str(job_id)])
 
 
 def check_kind(check: Check) -> str:
