@@ -23,8 +23,9 @@ if TYPE_CHECKING:
     from pr_agent.registry import Tool
 
 EXIT_CODES_HELP = (
-    "Exit codes: 0 success; 1 failure or a negative answer; 2 invalid arguments or PR reference; "
-    "4 gh is not logged in or its credentials were rejected; 8 still pending."
+    "Exit codes: 0 success; 1 a negative answer; 2 invalid arguments or PR reference; 3 error (not found, "
+    "GitHub, gh or git failed, refused); 4 gh is not logged in or its credentials were rejected; 8 still pending; "
+    "130 interrupted."
 )
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 

@@ -18,7 +18,7 @@ CLI_WORDS = ("gh pr-agent", "--reply", "--when-reviewer-spoke-last", "--thread",
 def test_cli_refusal_names_flags_and_its_repair_runs_harmlessly(agent) -> None:
     a = agent(feedback_world())
     refused = a.cli("resolve", "acme/widgets#7", "--thread", "PRRT_outdated", "--json")
-    assert refused.returncode == 1, refused.stderr
+    assert refused.returncode == 3, refused.stderr
     err = json.loads(refused.stdout)["error"]
     assert err["code"] == "reviewer_spoke_last"
     assert "--reply" in err["suggestion"] and "--when-reviewer-spoke-last resolve" in err["suggestion"]
@@ -28,7 +28,7 @@ def test_cli_refusal_names_flags_and_its_repair_runs_harmlessly(agent) -> None:
     argv = shlex.split(repair["command"])
     assert argv[:3] == ["gh", "pr-agent", "resolve"] and "--reply" not in argv
     again = a.cli(*argv[2:], "--json")  # the repair, verbatim: refused again, nothing posted or resolved
-    assert again.returncode == 1 and json.loads(again.stdout)["error"]["code"] == "reviewer_spoke_last"
+    assert again.returncode == 3 and json.loads(again.stdout)["error"]["code"] == "reviewer_spoke_last"
     assert thread_of(a.hub, "PRRT_outdated")["resolved"] is False
     answered = a.json(*argv[2:], "--reply", "Fixed in abc123")  # filling needs_input completes it
     assert answered["replied"] is True and thread_of(a.hub, "PRRT_outdated")["resolved"] is True

@@ -162,7 +162,7 @@ def test_corrupt_preferences_are_reported_by_config_too(agent, tmp_path: Path) -
     env = a.env(**setup.env)
     for args in (["config", "list", "--json"], ["config", "set", "find_unresolved_comments.sort", "by_author"]):
         proc = a.cli(*args, env=env)
-        assert proc.returncode == 1 and "preferences_corrupt" in proc.stdout + proc.stderr, proc
+        assert proc.returncode == 3 and "preferences_corrupt" in proc.stdout + proc.stderr, proc
     assert (Path(env["GH_PR_AGENT_CONFIG_DIR"]) / "preferences.json").read_bytes() == CORRUPT
 
 
@@ -214,7 +214,7 @@ def test_read_only_config_dir(make_hub, tmp_path: Path, read_only_dir: Path) -> 
         assert code == case.ok_exit and "error" not in out, (case.tool, err)
     proc = agent.cli("config", "set", "find_unresolved_comments.sort", "by_author",
                      env=agent.env(GH_PR_AGENT_CONFIG_DIR=str(read_only_dir)))
-    assert proc.returncode == 1 and "preferences_unwritable" in proc.stderr, proc.stderr
+    assert proc.returncode == 3 and "preferences_unwritable" in proc.stderr, proc.stderr
     assert "GH_PR_AGENT_CONFIG_DIR" in proc.stderr
     assert sorted(p.name for p in read_only_dir.iterdir()) == ["preferences.json"]
 

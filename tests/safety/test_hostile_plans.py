@@ -123,7 +123,7 @@ def test_any_branch_name_github_serves(make_hub, tmp_path: Path, name: str) -> N
     assert "Traceback" not in proc.stderr
     out = orjson.loads(proc.stdout)
     if name.startswith("-") or "\n" in name:
-        assert proc.returncode == 1 and out["error"]["code"] == "unsafe_branch_name", out
+        assert proc.returncode == 3 and out["error"]["code"] == "unsafe_branch_name", out
         assert "no command was generated" in out["error"]["suggestion"]
         return
     assert proc.returncode == 0, out
