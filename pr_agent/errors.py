@@ -39,6 +39,7 @@ CODES: dict[str, tuple[Category, bool, int]] = {
     "cursor_mismatch": ("user", False, EXIT_USAGE),
     "cursor_expired": ("user", False, EXIT_USAGE),
     "invalid_preference": ("user", False, EXIT_USAGE),
+    "invalid_environment": ("user", False, EXIT_USAGE),
     "preferences_corrupt": ("user", False, EXIT_ERROR),
     "preferences_unwritable": ("user", False, EXIT_ERROR),
     "gh_not_found": ("user", False, EXIT_ERROR),

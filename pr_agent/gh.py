@@ -23,6 +23,7 @@ from urllib.parse import urlencode
 
 import orjson
 
+from pr_agent import envvars
 from pr_agent.errors import PrAgentError, command_repair
 from pr_agent.ghwire import (
     Response,
@@ -128,9 +129,9 @@ class Gh:
     """One gateway per tool call or server. Thread-safe; counts its calls."""
 
     hostname: str | None = None
-    timeout: float = float(os.environ.get("GH_PR_AGENT_TIMEOUT", "60"))
+    timeout: float = field(default_factory=lambda: envvars.seconds("GH_PR_AGENT_TIMEOUT"))
     max_retries: int = 2
-    max_retry_wait_s: float = float(os.environ.get("GH_PR_AGENT_MAX_RETRY_WAIT", "20"))
+    max_retry_wait_s: float = field(default_factory=lambda: envvars.seconds("GH_PR_AGENT_MAX_RETRY_WAIT"))
     base_env: dict[str, str] | None = None
     sleep: Callable[[float], None] = time.sleep
     cancel: threading.Event | None = None
