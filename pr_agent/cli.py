@@ -204,8 +204,35 @@ def mcp(read_only: bool, tool_list: str | None) -> None:
     from pr_agent.mcp_server import serve
 
     surface.set_face("mcp")  # from here on, every message speaks MCP: tool calls and argument names
-
+    _stop_on_interrupt()
+    if sys.stdin.isatty():
+        sys.stderr.write(MCP_TTY_HINT)
+        sys.stderr.flush()
     serve(selected, {"read_only": read_only, "tools": sorted(selected)})
+
+
+MCP_TTY_HINT = (
+    "gh pr-agent mcp speaks the Model Context Protocol (JSON-RPC) on stdin/stdout: it is started by an MCP\n"
+    "client, not typed at. Register it in your agent, e.g.:\n"
+    "  claude mcp add pr-agent -- gh pr-agent mcp\n"
+    '  or in an mcpServers config: {"pr-agent": {"command": "gh", "args": ["pr-agent", "mcp"]}}\n'
+    "Waiting for a client on stdin; Ctrl-C stops it.\n"
+)
+
+
+def _stop_on_interrupt() -> None:
+    """Ctrl-C (SIGINT) or SIGTERM stops the server at once: no traceback from the event loop, and no server
+    left behind blocked on a stdin read (its reader thread would keep the process alive)."""
+    import signal
+
+    def stop(signum: int, _frame: Any) -> None:
+        with contextlib.suppress(OSError):
+            sys.stderr.write("\ngh pr-agent mcp: stopped.\n")
+            sys.stderr.flush()
+        os._exit(128 + signum)
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
 
 
 def select_tools(read_only: bool, tool_list: str | None) -> dict[str, Tool]:
