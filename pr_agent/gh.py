@@ -63,7 +63,8 @@ def find_gh() -> str:
     if not path or not os.path.exists(path):
         raise PrAgentError(
             "gh_not_found",
-            "The GitHub CLI `gh` was not found on PATH.",
+            (f"GH_PR_AGENT_GH={os.environ['GH_PR_AGENT_GH']!r} does not exist." if os.environ.get("GH_PR_AGENT_GH")
+             else "The GitHub CLI `gh` was not found on PATH."),
             suggestion=f"Install gh {'.'.join(map(str, MIN_GH_VERSION))} or newer ({INSTALL_URL}), "
             "then run `gh auth login`.",
             details={"searched": "GH_PR_AGENT_GH, PATH", "install_url": INSTALL_URL},
@@ -264,6 +265,8 @@ class Gh:
             except PrAgentError as err:
                 if host and err.code in ("auth_failed", "gh_not_authenticated"):
                     err.details["host"] = host
+                    if err.code == "auth_failed":
+                        err.message = f"gh has no valid login for {host} (its token was missing or rejected)."
                     err.repair = command_repair(["gh", "auth", "login", "--hostname", host])
                     login = command(["gh", "auth", "login", "--hostname", host])
                     err.suggestion = f"Log in to {host} with `{login}` (or set a token)."

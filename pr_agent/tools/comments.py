@@ -233,7 +233,8 @@ def render(out: dict[str, Any]) -> str:
     s = out["summary"]
     types = ", ".join(f"{n} {t}" for t, n in s["by_type"].items()) or "nothing"
     lines = [f"{out['pr']}: {out['total_unresolved']} unresolved ({types}); "
-             f"{s['resolved_threads_skipped']} resolved threads not shown", ""]
+             f"{s['resolved_threads_skipped']} resolved thread{'' if s['resolved_threads_skipped'] == 1 else 's'} "
+             "not shown", ""]
     for it in out["comments"]:
         where = ""
         if it.get("file_path"):

@@ -88,3 +88,23 @@ def test_help_says_which_commands_take_json() -> None:
         assert "--json" in run(*cmd, "--help").stdout, cmd
     for cmd in (["config", "set"], ["config", "unset"], ["mcp"]):
         assert "--json" not in run(*cmd, "--help").stdout, cmd
+
+
+def test_repo_flag_and_a_full_reference_must_agree() -> None:
+    proc = run("checks", "acme/widgets#3", "-R", "other/repo", "--json")
+    assert proc.returncode == 2 and json.loads(proc.stdout)["error"]["details"]["field"] == "--repo"
+
+
+def test_gh_override_that_does_not_exist_is_named() -> None:
+    proc = run("checks", "acme/widgets#3", GH_PR_AGENT_GH="/nonexistent/gh")
+    assert proc.returncode == 3 and "GH_PR_AGENT_GH='/nonexistent/gh' does not exist" in proc.stderr
+    assert "on PATH" not in proc.stderr
+
+
+def test_an_invalid_stored_preference_says_where_it_is_stored(tmp_path: Path) -> None:
+    (tmp_path / "preferences.json").write_text('{"find_unresolved_comments.sort": "bogus"}')
+    proc = run("comments", "acme/widgets#3", "--json", GH_PR_AGENT_CONFIG_DIR=str(tmp_path))
+    err = json.loads(proc.stdout)["error"]
+    assert proc.returncode == 2 and err["code"] == "invalid_preference", err
+    assert str(tmp_path / "preferences.json") in err["message"] and "config unset" in err["suggestion"]
+    assert "Input should" not in err["message"]
