@@ -229,6 +229,23 @@ def handle(ctx: Context, params: FindUnresolvedCommentsInput) -> FindUnresolvedC
     )
 
 
+def _full_extras(it: dict[str, Any]) -> list[str]:
+    """What --detail full adds, shown in text too (empty for concise output, which has none of it)."""
+    out = []
+    if it.get("html_url"):
+        out.append("  link: " + terminal_safe(it["html_url"]))
+    if it.get("updated_at") and it["updated_at"] != it.get("created_at"):
+        out.append("  edited: " + terminal_safe(it["updated_at"]))
+    reactions = it.get("reactions") or {}
+    if reactions.get("total_count"):
+        shown = ", ".join(f"{k} {v}" for k, v in reactions.items() if k != "total_count" and v)
+        out.append("  reactions: " + terminal_safe(shown))
+    if it.get("diff_hunk"):
+        hunk = it["diff_hunk"].splitlines()[-4:]
+        out += ["  │ " + terminal_safe(line[:160]) for line in hunk]
+    return out
+
+
 def render(out: dict[str, Any]) -> str:
     s = out["summary"]
     types = ", ".join(f"{n} {t}" for t, n in s["by_type"].items()) or "nothing"
@@ -248,6 +265,7 @@ def render(out: dict[str, Any]) -> str:
             seen = f" (posted {it['seen_count']}×)" if (it.get("seen_count") or 1) > 1 else ""
             lines.append("  " + terminal_safe(f"{sev}{it.get('category') or ''}: {one_line(it['title'], 120)}{seen}"))
         lines.append("  " + terminal_safe(one_line(it["body"], 160)))
+        lines += _full_extras(it)
         for reply in it.get("replies", []):
             lines.append("  ↳ " + terminal_safe(f"{reply['author']}: {one_line(reply['body'], 140)}"))
         ac = it["action_commands"]

@@ -67,3 +67,15 @@ def test_mcp_refusal_is_a_tool_call_without_placeholder(agent) -> None:
                               "chronological, by_file, by_author.")
     for e in (no_id, bad):
         assert not any(w in json.dumps(e) for w in ("Value error", "Input should", "Field required", "--"))
+
+
+def test_detail_full_text_shows_its_extras(agent) -> None:
+    a = agent(feedback_world())
+    concise = a.cli("comments", "acme/widgets#7")
+    full = a.cli("comments", "acme/widgets#7", "--detail", "full")
+    assert concise.returncode == full.returncode and full.stdout != concise.stdout
+    data = a.json("comments", "acme/widgets#7", "--detail", "full")
+    human = next(c for c in data["comments"] if c.get("thread_id") == "PRRT_human")
+    assert f"  link: {human['html_url']}" in full.stdout
+    hunk_line = "  │ " + human["diff_hunk"].splitlines()[-1][:160]
+    assert hunk_line in full.stdout and hunk_line not in concise.stdout
