@@ -58,8 +58,18 @@ _version_cache: dict[str, GhVersion] = {}
 _version_lock = threading.Lock()
 
 
+def _parent_gh() -> str | None:
+    """Run as a gh extension by a gh that is not on PATH (a bundled or unpacked gh): that gh is our parent
+    process (the launcher execs Python). Linux only (/proc); elsewhere PATH or GH_PR_AGENT_GH decide."""
+    try:
+        exe = os.readlink(f"/proc/{os.getppid()}/exe")
+    except OSError:
+        return None
+    return exe if os.path.basename(exe) in ("gh", "gh.exe") and os.access(exe, os.X_OK) else None
+
+
 def find_gh() -> str:
-    path = os.environ.get("GH_PR_AGENT_GH") or shutil.which("gh")
+    path = os.environ.get("GH_PR_AGENT_GH") or shutil.which("gh") or _parent_gh()
     if not path or not os.path.exists(path):
         raise PrAgentError(
             "gh_not_found",

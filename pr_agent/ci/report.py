@@ -23,10 +23,8 @@ def job_log_uri(ref: PRRef, job_id: int) -> str:
     return f"pr-agent://job-log/{host}{ref.owner}/{ref.repo}/{job_id}"
 
 
-def job_log_command(ref: PRRef, job_id: int) -> str | None:
-    """The CLI command printing a job's full log; over MCP there is none (the job-log resource is the way)."""
-    if surface.current() == "mcp":
-        return None
+def job_log_command(ref: PRRef, job_id: int) -> str:
+    """The CLI command printing a job's full log (over MCP the job-log resource is the way)."""
     return command(["gh", "pr-agent", "checks", ref.qualified, "--log", str(job_id)])
 
 
