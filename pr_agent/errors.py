@@ -65,6 +65,7 @@ CODES: dict[str, tuple[Category, bool, int]] = {
     "timeout": ("api", True, EXIT_ERROR),
     "graphql_error": ("api", False, EXIT_ERROR),
     "validation_failed": ("api", False, EXIT_ERROR),
+    "log_expired": ("api", False, EXIT_ERROR),
     "unexpected_response": ("api", True, EXIT_ERROR),
     "gh_failed": ("api", False, EXIT_ERROR),
     # a state problem

@@ -14,6 +14,7 @@ from pr_agent.errors import PrAgentError, command_repair, tool_repair
 from pr_agent.queries import load_query
 from pr_agent.refs import PRRef
 from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register, stored
+from pr_agent.review import commands
 from pr_agent.review.authors import is_bot, normalize_login
 from pr_agent.review.fetch import pr_not_found
 from pr_agent.tools.comments import PR_FIELD_DESCRIPTION
@@ -83,7 +84,12 @@ class ThreadState:
     can_reply: bool
     last_comment: dict[str, Any] | None
     viewer: str
-    has_pending_review: bool
+    pending_review: str | None  # node id of the viewer's pending review on the PR
+
+
+def _last_visible(comments: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The last comment nobody hid: a reply a maintainer minimized (spam, off-topic…) is no one's last word."""
+    return next((c for c in reversed(comments) if not c.get("isMinimized")), None)
 
 
 def _repo_arg(ref: PRRef) -> str:
@@ -129,10 +135,10 @@ def _lookup_thread(ctx: Context, ref: PRRef, thread_id: str) -> ThreadState:
             details={"field": "thread_id", "value": thread_id, "belongs_to": other, "pr": str(ref)},
             repair=tool_repair(NAME, {"pr": other, "thread_id": thread_id}, "Resolve it on its own PR."))
     pending = (((data.get("repository") or {}).get("pullRequest") or {}).get("reviews") or {}).get("nodes") or []
-    last = ((node.get("comments") or {}).get("nodes") or [None])[-1]
+    last = _last_visible((node.get("comments") or {}).get("nodes") or [])
     return ThreadState(node["id"], bool(node["isResolved"]), bool(node.get("viewerCanResolve")),
                        bool(node.get("viewerCanReply")), last, (data.get("viewer") or {}).get("login", ""),
-                       bool(pending))
+                       pending[0]["id"] if pending else None)
 
 
 def _scan_for_comment(ctx: Context, ref: PRRef, comment_id: str) -> ThreadState:
@@ -146,11 +152,11 @@ def _scan_for_comment(ctx: Context, ref: PRRef, comment_id: str) -> ThreadState:
         if not pr:
             raise pr_not_found(ref)
         viewer = (data.get("viewer") or {}).get("login", "")
-        pending = bool(pr["reviews"]["nodes"])
+        pending = (pr["reviews"]["nodes"] or [{}])[0].get("id")
         for thread in pr["reviewThreads"]["nodes"]:
             comments = thread["comments"]["nodes"]
             state = ThreadState(thread["id"], bool(thread["isResolved"]), bool(thread.get("viewerCanResolve")),
-                                bool(thread.get("viewerCanReply")), comments[-1] if comments else None,
+                                bool(thread.get("viewerCanReply")), _last_visible(comments),
                                 viewer, pending)
             long_thread = bool(comments) and thread["comments"]["pageInfo"]["hasNextPage"]
             if any((c.get("fullDatabaseId") == comment_id) if numeric else (c["id"] == comment_id)
@@ -247,14 +253,17 @@ def handle(ctx: Context, params: ResolveReviewThreadInput) -> ResolveReviewThrea
         if already:
             message = "Your identical reply was already the last comment; not posted again. Thread resolved."
         else:
-            if state.has_pending_review:
+            if state.pending_review:
                 raise PrAgentError(
                     "pending_review_blocks_reply",
                     f"You have a pending (unsubmitted) review on {ref}; a reply now would be hidden inside it.",
-                    suggestion=surface.text("Submit or discard your pending review on GitHub first (nothing was "
-                                            "posted or resolved), or call again without ",
+                    suggestion=surface.text("Nothing was posted or resolved. Submit your pending review "
+                                            "(details.submit_command) or discard it (details.discard_command; its "
+                                            "drafts are lost), then call again; or call again without ",
                                             surface.arg(NAME, "reply"), "."),
-                    details={"pr": str(ref), "thread_id": state.id},
+                    details={"pr": str(ref), "thread_id": state.id, "review_id": state.pending_review,
+                             "submit_command": commands.submit_review_command(ref, state.pending_review),
+                             "discard_command": commands.discard_review_command(ref, state.pending_review)},
                     repair=command_repair(["gh", "pr", "view", str(ref.number), "--repo", _repo_arg(ref), "--web"]))
             if not state.can_reply:
                 raise PrAgentError("forbidden", f"Your gh login may not reply in thread {state.id}.",
