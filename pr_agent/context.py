@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 from pr_agent.gh import Gh
 from pr_agent.git import Git
-from pr_agent.refs import PRRef, resolve_pr
+from pr_agent.hosts import HostPolicy
+from pr_agent.refs import PRRef, parse_remote_url, resolve_pr
 
 if TYPE_CHECKING:
     from pr_agent.snapshots import SnapshotStore
@@ -32,6 +33,16 @@ class Context:
     def __post_init__(self) -> None:
         if self.gh.cancel is None:
             self.gh.cancel = self.cancel
+        if self.gh.host_policy is None:  # hosts the user chose: design §10, pr_agent/hosts.py
+            self.gh.host_policy = HostPolicy(self.env, remote_hosts=self.remote_hosts,
+                                             logged_in=self.gh.logged_in_hosts)
+
+    def remote_hosts(self) -> list[str]:
+        """Hosts of the current clone's remotes (none outside a clone)."""
+        if not self.git.is_repo():
+            return []
+        specs = (parse_remote_url(url) for _, url in self.git.remotes())
+        return [spec.host for spec in specs if spec and spec.host]
 
     @property
     def cancelled(self) -> bool:

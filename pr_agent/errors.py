@@ -34,6 +34,7 @@ CODES: dict[str, tuple[Category, bool, int]] = {
     # your input
     "invalid_arguments": ("user", False, EXIT_USAGE),
     "invalid_pr_reference": ("user", False, EXIT_USAGE),
+    "untrusted_host": ("user", False, EXIT_USAGE),
     "repository_not_determined": ("user", False, EXIT_USAGE),
     "invalid_cursor": ("user", False, EXIT_USAGE),
     "cursor_mismatch": ("user", False, EXIT_USAGE),

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import threading
@@ -25,6 +24,7 @@ import orjson
 
 from pr_agent import envvars
 from pr_agent.errors import PrAgentError, command_repair
+from pr_agent.executables import which
 from pr_agent.ghwire import (
     Response,
     cancelled_error,
@@ -34,6 +34,7 @@ from pr_agent.ghwire import (
     process_error,
     raise_graphql_errors,
 )
+from pr_agent.hosts import HostPolicy
 from pr_agent.shellcmd import command
 
 MIN_GH_VERSION = (2, 23, 0)
@@ -55,6 +56,7 @@ class GhVersion:
 
 
 _version_cache: dict[str, GhVersion] = {}
+_logins_cache: dict[tuple[str, str, str], frozenset[str]] = {}
 _version_lock = threading.Lock()
 
 
@@ -69,7 +71,10 @@ def _parent_gh() -> str | None:
 
 
 def find_gh() -> str:
-    path = os.environ.get("GH_PR_AGENT_GH") or shutil.which("gh") or _parent_gh()
+    # GH_PATH: the gh that started us as an extension (gh >= 2.60 sets it); absolute paths only, never the cwd
+    from_gh = os.environ.get("GH_PATH", "")
+    path = (os.environ.get("GH_PR_AGENT_GH") or (from_gh if os.path.isabs(from_gh) else None) or which("gh")
+            or _parent_gh())  # older gh: the parent process that runs us as an extension
     if not path or not os.path.exists(path):
         raise PrAgentError(
             "gh_not_found",
@@ -77,7 +82,7 @@ def find_gh() -> str:
              else "The GitHub CLI `gh` was not found on PATH."),
             suggestion=f"Install gh {'.'.join(map(str, MIN_GH_VERSION))} or newer ({INSTALL_URL}), "
             "then run `gh auth login`.",
-            details={"searched": "GH_PR_AGENT_GH, PATH", "install_url": INSTALL_URL},
+            details={"searched": "GH_PR_AGENT_GH, GH_PATH, PATH", "install_url": INSTALL_URL},
             repair=None,  # installing gh is platform-specific: the suggestion carries the link
         )
     return path
@@ -135,6 +140,19 @@ def child_env(base: dict[str, str] | None = None) -> dict[str, str]:
     return env
 
 
+def check_path(path: str) -> None:
+    """A REST path is relative (gh adds the host) and has no empty, ``.`` or ``..`` segment, no control
+    character and no leading ``-`` (it would be a gh option): data from a PR cannot walk to another endpoint."""
+    route = path.split("?", 1)[0]
+    segments = route.split("/")
+    if (not route or route.startswith(("-", "/")) or "://" in route or any(s in ("", ".", "..") for s in segments)
+            or any(ord(c) < 33 or ord(c) == 127 for c in path)):
+        raise PrAgentError("invalid_arguments", f"Refusing the API path {path[:200]!r}: it has an empty, '.' or "
+                           "'..' segment, a control character, or is not a relative path.",
+                           suggestion="Check the owner, repository and ids you passed.",
+                           details={"field": "path", "value": path[:200]})
+
+
 @dataclass
 class Gh:
     """One gateway per tool call or server. Thread-safe; counts its calls."""
@@ -147,12 +165,14 @@ class Gh:
     sleep: Callable[[float], None] = time.sleep
     cancel: threading.Event | None = None
     calls: int = 0
+    host_policy: HostPolicy | None = None  # None: github.com, GH_HOST and GH_PR_AGENT_ALLOWED_HOSTS, gh's logins
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     # -- public API -------------------------------------------------------------------------
     def rest(self, method: str, path: str, *, params: dict[str, Any] | None = None,
              body: Any = None, hostname: str | None = None) -> Response:
         """One REST request. Raises PrAgentError for any non-2xx answer."""
+        check_path(path)
         if params:
             path = f"{path}{'&' if '?' in path else '?'}{urlencode(params, doseq=True)}"
         argv = ["api", "-i", "--method", method.upper(), path]
@@ -207,6 +227,21 @@ class Gh:
                                suggestion="Retry the call.", details={"status": resp.status})
         return data.get("data") or {}, [e for e in data.get("errors") or [] if isinstance(e, dict)]
 
+    def mutate(self, query: str, variables: dict[str, Any] | None = None, *,
+               hostname: str | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """A mutation (sent once, never retried) whose ``data`` comes back even beside ``errors``: the caller reads
+        the data to tell what was applied. An answer without data raises as in :meth:`graphql`."""
+        payload = orjson.dumps({"query": query, "variables": variables or {}})
+        op = re.search(r"\b(query|mutation)\s+(\w+)", query)
+        resp = self._call(["api", "-i", "graphql", "--input", "-"], payload, idempotent=False, hostname=hostname,
+                          what=f"graphql {op[2] if op else ''}".strip(), tolerate=("*",))
+        data = resp.json()
+        if not isinstance(data, dict):
+            raise PrAgentError("unexpected_response", "GitHub's GraphQL answer was not a JSON object.",
+                               suggestion="Check the PR before retrying: the write may have been applied.",
+                               details={"status": resp.status, "maybe_applied": True})
+        return data.get("data") or {}, [e for e in data.get("errors") or [] if isinstance(e, dict)]
+
     def pool(self, max_workers: int = 6) -> ThreadPoolExecutor:
         """A bounded pool for independent calls that are discovered as results arrive."""
         return ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="gh")
@@ -225,9 +260,11 @@ class Gh:
         final status and headers (``body`` empty); a non-2xx answer raises like :meth:`rest`. Retried like
         any read while nothing was written; killed on cancellation or after ``timeout`` seconds of silence.
         """
+        host = hostname or self.hostname
+        self._check_host(host)
+        check_path(path)
         env = self._env()
         found = check_gh(env)
-        host = hostname or self.hostname
         # The body goes to a file, never to a terminal: let gh >= 2.97 write escape sequences (ESCAPE_FLAG_SINCE).
         allow = [ESCAPE_FLAG] if found.version >= ESCAPE_FLAG_SINCE else []
         what = f"GET {path}"
@@ -252,14 +289,42 @@ class Gh:
         return self._retrying(attempt, idempotent=True, host=host, what=what)
 
     # -- internals --------------------------------------------------------------------------
+    def logged_in_hosts(self) -> frozenset[str]:
+        """Hosts gh is logged into (``gh auth status``; asked once per gh binary and config directory)."""
+        env = self._env()
+        gh = check_gh(env).path
+        key = (gh, env.get("GH_CONFIG_DIR", ""), env.get("HOME", ""))
+        with _version_lock:
+            if key in _logins_cache:
+                return _logins_cache[key]
+        try:
+            proc = subprocess.run([gh, "auth", "status"], capture_output=True, timeout=self.timeout, env=env,
+                                  check=False, stdin=subprocess.DEVNULL)
+            text = (proc.stdout + proc.stderr).decode("utf-8", "replace")
+        except (OSError, subprocess.TimeoutExpired):
+            text = ""
+        hosts = frozenset(m.lower() for m in re.findall(r"Logged in to ([A-Za-z0-9.:\[\]-]+)", text))
+        with _version_lock:
+            _logins_cache[key] = hosts
+        return hosts
+
+    def _check_host(self, host: str | None) -> None:
+        """Refuse (``untrusted_host``) a host the user did not choose, before gh is run for it."""
+        if not host:
+            return
+        if self.host_policy is None:
+            self.host_policy = HostPolicy(self._env(), logged_in=self.logged_in_hosts)
+        self.host_policy.check(host)
+
     def _env(self) -> dict[str, str]:
         return child_env(self.base_env)
 
     def _call(self, argv: list[str], stdin: bytes | None, *, idempotent: bool, hostname: str | None,
               what: str, tolerate: tuple[str, ...] = ()) -> Response:
+        host = hostname or self.hostname
+        self._check_host(host)
         env = self._env()
         gh = check_gh(env).path
-        host = hostname or self.hostname
         full = [gh, *argv[:1], *(["--hostname", host] if host else []), *argv[1:]]
         return self._retrying(lambda: self._once(full, stdin, env, what, tolerate), idempotent=idempotent,
                               host=host, what=what)

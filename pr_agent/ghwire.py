@@ -132,6 +132,10 @@ def process_error(proc: subprocess.CompletedProcess[bytes], what: str) -> PrAgen
             repair=command_repair(["gh", "auth", "login"]),
         )
     low = err.lower()
+    if "in host name" in low or "invalid url escape" in low or "invalid port" in low:  # Go's url.Parse: not retried
+        return PrAgentError("invalid_arguments", f"gh could not parse the address of {what}: {err[:300]}",
+                            suggestion="Check the host, owner and repository you passed.",
+                            details={"field": "host", "gh_stderr": err[:500]})
     if "unexpected end of json input" in low or "invalid character" in low:
         return PrAgentError("unexpected_response", f"GitHub's answer to {what} was cut off or is not JSON.",
                             suggestion="Retry the call.", details={"gh_stderr": err[:500]})
@@ -217,6 +221,8 @@ def raise_graphql_errors(headers: dict[str, str], body: bytes, what: str, tolera
         return
     if not isinstance(errors, list):  # not GitHub's shape, but still an error answer: typed, never a crash
         errors = [errors]
+    if data.get("data") and "*" in tolerate:
+        return  # a write whose data the caller reads to see what was applied (Gh.mutate)
     if data.get("data") and all(_tolerated(e, tolerate) for e in errors):
         return  # only refused fields the caller said it can do without (it says so itself)
     errors = [e for e in errors if not _tolerated(e, tolerate)] + [e for e in errors if _tolerated(e, tolerate)]

@@ -9,13 +9,23 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from pr_agent import surface
 from pr_agent.errors import PrAgentError, command_repair
+from pr_agent.executables import which
+from pr_agent.gitsafe import (
+    ALWAYS,
+    HEX,
+    PROGRAM_KEYS,
+    SAFE_ENV,
+    UPLOAD_PACK,
+    invalid_revision,
+    overrides,
+    revision,
+)
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+")
 
@@ -30,9 +40,11 @@ class Git:
     def __init__(self, cwd: str | os.PathLike[str] | None = None, *, timeout: float = 120.0) -> None:
         self.cwd = Path(cwd) if cwd is not None else Path.cwd()
         self.timeout = timeout
+        self._overrides: list[str] | None = None
+        self._good_refs: set[str] = set()
 
     def _git(self) -> str:
-        path = shutil.which("git")
+        path = which("git")
         if not path:
             raise PrAgentError("git_not_found", "git was not found on PATH.",
                                suggestion="Install git (https://git-scm.com/downloads).")
@@ -43,11 +55,20 @@ class Git:
         self._git()
 
     def call(self, *args: str) -> GitResult:
-        """Run git; never raises for a non-zero exit (the caller decides)."""
-        env = dict(os.environ, GIT_TERMINAL_PROMPT="0", LC_ALL="C", GIT_PAGER="cat")
+        """Run git with the repository's programs disabled (pr_agent/gitsafe.py); never raises for a non-zero
+        exit (the caller decides)."""
+        if self._overrides is None:
+            self._overrides = []  # the lookup itself runs with the fixed safeguards only
+            found = self._raw("config", "--show-scope", "--get-regexp", PROGRAM_KEYS)
+            self._overrides = overrides(found.stdout) if found.returncode == 0 else []
+        return self._raw(*self._overrides, *args)
+
+    def _raw(self, *args: str, guarded: bool = True) -> GitResult:
+        env = dict(os.environ, **SAFE_ENV)
         try:
-            proc = subprocess.run([self._git(), *args], cwd=self.cwd, capture_output=True, text=True,
-                                  encoding="utf-8", errors="replace", timeout=self.timeout, env=env,
+            proc = subprocess.run([self._git(), *(ALWAYS if guarded else ()), *args], cwd=self.cwd,
+                                  capture_output=True, text=True, encoding="utf-8", errors="replace",
+                                  timeout=self.timeout, env=env,
                                   check=False, stdin=subprocess.DEVNULL)
         except FileNotFoundError:
             raise PrAgentError("not_a_git_repository", f"The directory {self.cwd} does not exist.",
@@ -66,6 +87,19 @@ class Git:
                                details={"argv": ["git", *args], "exit_code": res.returncode})
         return res.stdout
 
+    def revs(self, *values: str, exclude: bool = False) -> list[str]:
+        """Validated revisions (full hex ids, or refs/… names ``git check-ref-format`` accepts); raises
+        ``invalid_arguments`` for anything else — a value from GitHub never becomes an option."""
+        out = []
+        for value in values:
+            checked, ref = revision(value, exclude=exclude)
+            if ref is not None and ref not in self._good_refs:
+                if self._raw("check-ref-format", ref).returncode != 0:
+                    raise invalid_revision(value, "git check-ref-format refuses it")
+                self._good_refs.add(ref)
+            out.append(checked)
+        return out
+
     def not_a_repo(self) -> PrAgentError:
         return PrAgentError(
             "not_a_git_repository", f"{self.cwd} is not inside a git repository.",
@@ -76,7 +110,7 @@ class Git:
     def is_repo(self) -> bool:
         """Inside a repository? False when git is not installed: then nothing can use a clone, and the tools
         that only use one when they are in it answer from GitHub alone."""
-        if shutil.which("git") is None:
+        if which("git") is None:
             return False
         return self.call("rev-parse", "--git-dir").returncode == 0
 
@@ -105,7 +139,7 @@ class Git:
 
     # -- read-only plumbing for merge analysis (never touches the working tree, index, HEAD or stash) --
     def version(self) -> tuple[int, int, int]:
-        out = self.call("--version").stdout
+        out = self._raw("--version", guarded=False).stdout  # reads no repository
         m = re.search(r"(\d+)\.(\d+)(?:\.(\d+))?", out)
         if not m:
             return (0, 0, 0)
@@ -125,33 +159,36 @@ class Git:
 
     def rev_parse_commit(self, rev: str) -> str | None:
         """The commit a revision names, or None when it does not exist."""
-        res = self.call("rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}")
+        res = self.call("rev-parse", "--verify", "--quiet", "--end-of-options", f"{self.revs(rev)[0]}^{{commit}}")
         return res.stdout.strip() or None if res.returncode == 0 else None
 
     def fetch_into(self, remote: str, refspecs: list[str]) -> GitResult:
         """Fetch ``src:dst`` refspecs into private refs only: no FETCH_HEAD, no remote-tracking update
         (``--refmap=``), no tags, no submodules, no auto-gc. HEAD, index, worktree and stash are untouched."""
         return self.call("-c", "gc.auto=0", "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--refmap=",
-                         "--no-recurse-submodules", "--no-auto-maintenance", "--end-of-options", remote, *refspecs)
+                         "--no-recurse-submodules", "--no-auto-maintenance", UPLOAD_PACK, "--end-of-options", remote,
+                         *refspecs)
+
 
     def delete_refs(self, refs: list[str]) -> None:
-        for ref in refs:
-            self.call("update-ref", "--no-deref", "-d", ref)
+        for ref in self.revs(*refs):
+            self.call("update-ref", "--no-deref", "-d", "--end-of-options", ref)
 
     def merge_tree(self, branch1: str, branch2: str) -> GitResult:
         """``git merge-tree --write-tree -z --messages`` with the stage lines (needs git >= 2.38).
 
         Writes only objects; a plain conflict style keeps the markers parseable whatever the config says."""
         return self.call("-c", "merge.conflictStyle=merge", "merge-tree", "--write-tree", "-z", "--messages",
-                         branch1, branch2)
+                         "--end-of-options", *self.revs(branch1, branch2))
 
     def merge_base(self, a: str, b: str) -> str | None:
-        res = self.call("merge-base", a, b)
+        res = self.call("merge-base", "--end-of-options", *self.revs(a, b))
         return res.stdout.strip() or None if res.returncode == 0 else None
 
     def renames(self, old: str, new: str) -> list[tuple[str, str]]:
         """(old path, new path) of the renames between two commits."""
-        res = self.call("diff", "--no-ext-diff", "--name-status", "-M", "-z", old, new)
+        res = self.call("diff", "--no-ext-diff", "--no-textconv", "--name-status", "-M", "-z", "--end-of-options",
+                        *self.revs(old, new), "--")
         parts = res.stdout.split("\0") if res.returncode == 0 else []
         out, i = [], 0
         while i < len(parts) and parts[i]:
@@ -166,24 +203,28 @@ class Git:
 
     def show(self, spec: str) -> str | None:
         """The content of a blob (``<oid>`` or ``<tree-ish>:<path>``); None if it does not exist."""
-        res = self.call("cat-file", "blob", spec)
+        oid, sep, path = spec.partition(":")
+        if not HEX.fullmatch(oid):
+            raise invalid_revision(spec, "a blob is named by a full object id (optionally :path)")
+        res = self.call("cat-file", "blob", "--end-of-options", f"{oid}{sep}{path}")
         return res.stdout if res.returncode == 0 else None
 
     def blob_size(self, oid: str) -> int | None:
-        res = self.call("cat-file", "-s", oid)
+        res = self.call("cat-file", "-s", "--end-of-options", *self.revs(oid))
         return int(res.stdout.strip()) if res.returncode == 0 and res.stdout.strip().isdigit() else None
 
     def diff_blobs(self, old: str, new: str, context: int = 1) -> str:
-        res = self.call("diff", "--no-ext-diff", "--no-color", f"-U{context}", old, new)
+        res = self.call("diff", "--no-ext-diff", "--no-textconv", "--no-color", f"-U{int(context)}", "--end-of-options",
+                        *self.revs(old, new), "--")
         return res.stdout if res.returncode in (0, 1) else ""
 
     # -- read-only plumbing for stacked-PR analysis (writes at most unreferenced objects) --------------
     def has_commit(self, oid: str) -> bool:
-        return self.call("cat-file", "-e", f"{oid}^{{commit}}").returncode == 0
+        return self.call("cat-file", "-e", "--end-of-options", f"{self.revs(oid)[0]}^{{commit}}").returncode == 0
 
     def is_ancestor(self, ancestor: str, descendant: str) -> bool | None:
         """True/False, or None when git cannot tell (a missing object)."""
-        rc = self.call("merge-base", "--is-ancestor", ancestor, descendant).returncode
+        rc = self.call("merge-base", "--is-ancestor", "--end-of-options", *self.revs(ancestor, descendant)).returncode
         return True if rc == 0 else False if rc == 1 else None
 
     def log(self, *revs: str, max_count: int | None = None, first_parent: bool = False) -> list[LogEntry]:
@@ -193,7 +234,7 @@ class Git:
             argv.append("--first-parent")
         if max_count is not None:
             argv.append(f"--max-count={max_count}")
-        res = self.call(*argv, *revs, "--")
+        res = self.call(*argv, "--end-of-options", *self.revs(*revs, exclude=True), "--")
         out = []
         for record in res.stdout.split("\x1e") if res.returncode == 0 else []:
             parts = record.strip("\n").split("\x00")
@@ -203,7 +244,7 @@ class Git:
         return out
 
     def count(self, *revs: str) -> int | None:
-        res = self.call("rev-list", "--count", *revs, "--")
+        res = self.call("rev-list", "--count", "--end-of-options", *self.revs(*revs, exclude=True), "--")
         return int(res.stdout.strip()) if res.returncode == 0 and res.stdout.strip().isdigit() else None
 
     def old_side_hunks(self, old: str, new: str, path: str) -> list[tuple[int, int]] | None:
@@ -221,17 +262,19 @@ class Git:
         return out
 
     def changed_files(self, old: str, new: str) -> list[str]:
-        res = self.call("diff", "--no-ext-diff", "--name-only", "-z", old, new, "--")
+        res = self.call("diff", "--no-ext-diff", "--no-textconv", "--name-only", "-z", "--end-of-options",
+                        *self.revs(old, new), "--")
         return [p for p in res.stdout.split("\0") if p] if res.returncode == 0 else []
 
     def tree(self, rev: str) -> str | None:
-        res = self.call("rev-parse", "--verify", "--quiet", f"{rev}^{{tree}}")
+        res = self.call("rev-parse", "--verify", "--quiet", "--end-of-options", f"{self.revs(rev)[0]}^{{tree}}")
         return res.stdout.strip() or None if res.returncode == 0 else None
 
     def merge_tree_names(self, ours: str, theirs: str) -> tuple[str | None, list[str], bool | None]:
         """(result tree, conflicted paths, clean) of ``git merge-tree --write-tree`` (git >= 2.38);
         clean is None when git could not merge at all (old git, bad ref, unrelated histories)."""
-        res = self.call("merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", ours, theirs)
+        res = self.call("merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", "--end-of-options",
+                        *self.revs(ours, theirs))
         parts = res.stdout.split("\0")
         tree = parts[0].strip() if parts and re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", parts[0].strip()) else None
         if tree is None or res.returncode not in (0, 1):
@@ -242,7 +285,8 @@ class Git:
     def probe_commit(self, tree: str, parent: str) -> str | None:
         """An unreferenced commit object (tree + one parent) used to steer merge-tree's merge base."""
         res = self.call("-c", "user.name=gh-pr-agent", "-c", "user.email=gh-pr-agent@localhost", "commit-tree",
-                        "--no-gpg-sign", "-m", "gh-pr-agent conflict probe", "-p", parent, tree)
+                        "--no-gpg-sign", "-m", "gh-pr-agent conflict probe", "-p", *self.revs(parent),
+                        "--end-of-options", *self.revs(tree))
         return res.stdout.strip() or None if res.returncode == 0 else None
 
     def fetch_objects(self, remote: str, oids: list[str]) -> bool:
@@ -250,7 +294,8 @@ class Git:
         batch = [] if os.environ.get("GIT_SSH_COMMAND") or self.config_get("core.sshCommand") else [
             "-c", "core.sshCommand=ssh -o BatchMode=yes"]  # never wait for a passphrase or host-key prompt
         res = self.call(*batch, "-c", "gc.auto=0", "fetch", "--quiet", "--no-tags", "--no-write-fetch-head",
-                        "--no-recurse-submodules", remote, *oids)
+                        "--no-recurse-submodules", "--no-auto-maintenance", UPLOAD_PACK, "--end-of-options", remote,
+                        *self.revs(*oids))
         return res.returncode == 0
 
     def worktrees(self) -> list[tuple[str, str | None]]:
@@ -268,7 +313,7 @@ class Git:
         return res.stdout.strip() or None if res.returncode == 0 else None
 
     def has_local_changes(self) -> bool:
-        res = self.call("status", "--porcelain", "--untracked-files=no")
+        res = self.call("--no-optional-locks", "status", "--porcelain", "--untracked-files=no")
         return res.returncode == 0 and bool(res.stdout.strip())
 
     def operation_in_progress(self) -> str | None:

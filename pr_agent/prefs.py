@@ -4,13 +4,19 @@ Precedence: explicit argument > stored preference > built-in default. Keys are
 ``<tool>.<field>`` (e.g. ``find_unresolved_comments.sort``); values are validated with the same
 input model that validates tool calls, so a bad value is an error, never a silent fallback. The
 file is ``$GH_PR_AGENT_CONFIG_DIR/preferences.json`` or ``$XDG_CONFIG_HOME/gh-pr-agent/…``
-(``~/.config/gh-pr-agent/…`` by default) and is written atomically.
+(``~/.config/gh-pr-agent/…`` by default). Updates are atomic under concurrency: a lock file beside it
+(``preferences.json.lock``), the file read again under the lock, written to a temporary file and renamed over it.
+A symlinked ``preferences.json`` is followed (the link stays, its target is updated); a FIFO, directory or device
+there is ``preferences_corrupt`` (never opened for reading, so it cannot hang a tool).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+import stat
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -107,6 +113,60 @@ def parse_cli_value(text: str) -> Any:
         return text
 
 
+def _corrupt(path: Path, why: str, suggestion: str) -> PrAgentError:
+    return PrAgentError("preferences_corrupt", f"The preferences file {path} {why}.", suggestion=suggestion,
+                        details={"path": str(path), "reason": why})
+
+
+def _read(path: Path) -> dict[str, Any]:
+    """The stored values ({} when there is no file). Follows a symlink; anything but a regular file is refused
+    before it is opened (a FIFO would block the reader)."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        raise _corrupt(path, f"cannot be read: {exc.strerror or exc}",
+                       "Fix its permissions, or move it away to start from defaults.") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise _corrupt(path, "is not a regular file", f"Remove {path} (or point it at a JSON file).")
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):  # swapped after the check
+                raise _corrupt(path, "is not a regular file", f"Remove {path} (or point it at a JSON file).")
+            raw = fh.read()
+    except OSError as exc:
+        raise _corrupt(path, f"cannot be read: {exc.strerror or exc}",
+                       "Fix its permissions, or move it away to start from defaults.") from None
+    try:
+        data = orjson.loads(raw)
+        if not isinstance(data, dict):
+            raise ValueError("top level is not an object")
+    except (orjson.JSONDecodeError, ValueError) as exc:
+        raise _corrupt(path, f"is not valid JSON ({exc})",
+                       f"Fix or delete {path}; nothing was reset automatically.") from None
+    return data
+
+
+@contextmanager
+def _locked(lock: Path) -> Iterator[None]:
+    """An exclusive lock held on ``lock`` (created if needed) by this process."""
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        if sys.platform == "win32":
+            import msvcrt
+
+            msvcrt.locking(fd, msvcrt.LK_LOCK, 1)  # retries for ~10 s, then raises OSError
+        else:
+            import fcntl
+
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
 @dataclass
 class Preferences:
     path: Path
@@ -115,24 +175,7 @@ class Preferences:
     @classmethod
     def load(cls, env: Mapping[str, str]) -> Preferences:
         path = config_dir(env) / FILENAME
-        try:
-            raw = path.read_bytes()
-        except FileNotFoundError:
-            return cls(path)
-        except OSError as exc:
-            raise PrAgentError("preferences_corrupt", f"The preferences file {path} cannot be read: {exc}.",
-                               suggestion="Fix its permissions, or move it away to start from defaults.",
-                               details={"path": str(path)}) from None
-        try:
-            data = orjson.loads(raw)
-            if not isinstance(data, dict):
-                raise ValueError("top level is not an object")
-        except (orjson.JSONDecodeError, ValueError) as exc:
-            raise PrAgentError(
-                "preferences_corrupt", f"The preferences file {path} is not valid JSON ({exc}).",
-                suggestion=f"Fix or delete {path}; nothing was reset automatically.",
-                details={"path": str(path), "reason": str(exc)}) from None
-        return cls(path, data)
+        return cls(path, _read(path))
 
     def get(self, key: str) -> Any:
         if key not in stored_keys():
@@ -141,17 +184,15 @@ class Preferences:
 
     def set(self, key: str, value: Any) -> Any:
         checked = validate_value(key, value)
-        self.values[key] = checked
-        self._save()
+        self._update(lambda values: values.__setitem__(key, checked))
         return checked
 
     def unset(self, key: str) -> bool:
         if key not in stored_keys():
             raise _unknown_key(key)
-        existed = self.values.pop(key, None) is not None
-        if existed:
-            self._save()
-        return existed
+        removed: list[bool] = []
+        self._update(lambda values: removed.append(values.pop(key, None) is not None))
+        return removed[0]
 
     def listing(self) -> list[dict[str, Any]]:
         rows = []
@@ -181,20 +222,28 @@ class Preferences:
                                                        mcp=f"Ask the user to fix or remove {key} in {self.path}."))
             raise
 
-    def _save(self) -> None:
+    def _update(self, change: Callable[[dict[str, Any]], Any]) -> None:
+        """Apply ``change`` to the values on disk, under the lock: concurrent updates of other keys are kept."""
         import tempfile  # only a write needs it
 
-        directory = self.path.parent
+        target = Path(os.path.realpath(self.path))  # a symlink is followed: the link stays, its target is updated
+        directory = target.parent
         try:
             directory.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".preferences.", dir=directory)
-            try:
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(orjson.dumps(self.values, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS))
-                os.replace(tmp, self.path)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
+            with _locked(directory / f"{target.name}.lock"):
+                values = _read(target)
+                change(values)
+                fd, tmp = tempfile.mkstemp(prefix=".preferences.", dir=directory)
+                try:
+                    with os.fdopen(fd, "wb") as fh:
+                        fh.write(orjson.dumps(values, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS))
+                        fh.flush()
+                        os.fsync(fh.fileno())
+                    os.replace(tmp, target)
+                except BaseException:
+                    Path(tmp).unlink(missing_ok=True)
+                    raise
+                self.values = values
         except OSError as exc:
             raise PrAgentError("preferences_unwritable", f"Cannot write {self.path}: {exc.strerror or exc}.",
                                suggestion="Make the config directory writable or set GH_PR_AGENT_CONFIG_DIR.",

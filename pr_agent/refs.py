@@ -40,6 +40,14 @@ _REPO_SPEC = re.compile(rf"^(?:(?P<host>{_HOST})/)?(?P<owner>{_OWNER})/(?P<repo>
 _MAX_NUMBER = 2**31 - 1
 
 
+def valid_owner_repo(owner: str, repo: str) -> bool:
+    """GitHub's own rules: an owner of letters, digits and single inner hyphens (old accounts may have more);
+    a repository of letters, digits, ``.``, ``_``, ``-`` that is not ``.`` or ``..`` — so neither can add a
+    path segment to a REST path or a resource URI."""
+    return (re.fullmatch(_OWNER, owner) is not None and re.fullmatch(_REPO, repo) is not None
+            and repo not in (".", ".."))
+
+
 @dataclass(frozen=True)
 class PRRef:
     """A fully resolved pull request."""
@@ -123,6 +131,8 @@ def parse_ref(text: str) -> ParsedRef:
             raise invalid_ref(raw, "PR numbers start at 1")
         return ParsedRef(_number(raw, digits))
     m = _SHORT.match(text)
+    if m and m["repo"] in (".", ".."):
+        raise invalid_ref(raw, "a repository cannot be named . or ..")
     if m:
         return ParsedRef(_number(raw, m["number"]), m["owner"], m["repo"], _clean_host(m["host"]))
     candidate = text if "://" in text else (f"https://{text}" if re.match(_HOST + "/", text) else "")
@@ -133,6 +143,10 @@ def parse_ref(text: str) -> ParsedRef:
         m = _URL_PATH.match(parts.path)
         if not m:
             raise invalid_ref(raw, "the URL is not a pull request URL (…/owner/repo/pull/123)")
+        if m["repo"] in (".", ".."):
+            raise invalid_ref(raw, "a repository cannot be named . or ..")
+        if not re.fullmatch(_HOST, parts.netloc.rpartition("@")[2]):
+            raise invalid_ref(raw, "the URL's host is not a host name")
         comment = re.fullmatch(r"(?:discussion_)?r([0-9]{1,20})", parts.fragment or "")
         return ParsedRef(_number(raw, m["number"]), m["owner"], m["repo"], _clean_host(parts.netloc.rpartition("@")[2]),
                          int(comment[1]) if comment else None)
@@ -141,7 +155,7 @@ def parse_ref(text: str) -> ParsedRef:
 
 def parse_repo_spec(text: str, *, source: str) -> RepoSpec:
     m = _REPO_SPEC.match(text.strip())
-    if not m:
+    if not m or m["repo"] in (".", ".."):
         raise PrAgentError(
             "invalid_arguments", f"{source} {text!r} is not a repository; expected [HOST/]OWNER/REPO.",
             suggestion="Pass the repository as OWNER/REPO, e.g. cli/cli.",
@@ -167,7 +181,7 @@ def parse_remote_url(url: str) -> RepoSpec | None:
     path = path.strip("/")
     path = path[:-4] if path.endswith(".git") else path
     segs = path.split("/")
-    if len(segs) != 2 or not re.fullmatch(_OWNER, segs[0]) or not re.fullmatch(_REPO, segs[1]):
+    if len(segs) != 2 or not valid_owner_repo(segs[0], segs[1]):
         return None
     host = host.lower()
     if host == "ssh.github.com":

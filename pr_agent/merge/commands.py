@@ -3,13 +3,13 @@ repository appear in them — never text written by others."""
 
 from __future__ import annotations
 
-import shlex
-
 from pr_agent.refs import PRRef
+from pr_agent.shellcmd import command
 
 
 def join(argv: list[str]) -> str:
-    return " ".join(shlex.quote(a) for a in argv)
+    """The one command builder (:func:`pr_agent.shellcmd.command`)."""
+    return command(argv)
 
 
 def repo_arg(ref: PRRef) -> str:

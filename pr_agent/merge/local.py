@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ from pr_agent.merge.conflicts import (
     parse_merge_tree,
 )
 from pr_agent.refs import PRRef, parse_remote_url
+from pr_agent.shellcmd import command
 
 MIN_GIT = (2, 38, 0)
 MAX_DETAILED = 50  # files with previews; the rest are listed with their type only
@@ -87,6 +87,7 @@ class LocalResult:
 
 
 def _fetch(git: Git, remote: str, ref: PRRef, base: str, private: str, field: str) -> None:
+    git.revs(f"refs/heads/{base}")  # a base branch from GitHub: a valid ref name, never a second refspec
     specs = [f"+refs/pull/{ref.number}/head:{private}/head", f"+refs/heads/{base}:{private}/base"]
     res = git.fetch_into(remote, specs)
     if res.returncode == 0:
@@ -105,11 +106,11 @@ def _fetch(git: Git, remote: str, ref: PRRef, base: str, private: str, field: st
             "ref_not_found", f"Branch {base!r} does not exist on remote {remote!r}.",
             suggestion="Check the branch name (git ls-remote --heads REMOTE) and call again.",
             details={"field": field, "value": base, "remote": remote},
-            repair=command_repair(["git", "ls-remote", "--heads", remote]))
+            repair=command_repair(["git", "ls-remote", "--heads", "--", remote]))
     raise PrAgentError("git_failed", f"git fetch from {remote!r} failed: {err[:300]}",
                        suggestion="Check your network and that `git fetch` works in this clone, then retry.",
                        details={"remote": remote, "git_stderr": err[:500]}, temporary=True,
-                       repair=command_repair(["git", "fetch", remote]))
+                       repair=command_repair(["git", "fetch", "--end-of-options", remote]))
 
 
 def analyze(git: Git, remote: str, ref: PRRef, base: str, *, field: str = "target_branch") -> LocalResult:
@@ -206,33 +207,36 @@ def describe(git: Git, tree: str, fc: FileConflict, base: str, *, detailed: bool
 
 
 def suggestion(fc: FileConflict, base: str) -> str:
-    p = shlex.quote(fc.path)
+    def run(*argv: str) -> str:  # a backticked command inside prose, built by the one command builder
+        return "`" + command(["git", *argv]) + "`"
+
+    ours, theirs = run("checkout", "--ours", "--", fc.path), run("checkout", "--theirs", "--", fc.path)
+    add, rm = run("add", "--", fc.path), run("rm", "--", fc.path)
     kind = fc.conflict_type
     if kind == "binary":
         return (f"Binary file: pick one whole version. While merging {base} into the PR branch, "
-                f"`git checkout --ours -- {p}` keeps the PR's and `git checkout --theirs -- {p}` takes {base}'s; "
-                f"then `git add -- {p}`.")
+                f"{ours} keeps the PR's and {theirs} takes {base}'s; then {add}.")
     if kind == "delete":
         if fc.deleted_in == "base":
             return (f"{base} deleted this file but the PR changed it: if it should stay deleted, move the PR's "
-                    f"change to where that code lives now and `git rm -- {p}`; to keep it, `git add -- {p}`.")
-        return (f"The PR deleted this file but {base} changed it: confirm the deletion with `git rm -- {p}`, "
-                f"or keep {base}'s version with `git add -- {p}`.")
+                    f"change to where that code lives now and {rm}; to keep it, {add}.")
+        return (f"The PR deleted this file but {base} changed it: confirm the deletion with {rm}, "
+                f"or keep {base}'s version with {add}.")
     if kind == "rename":
         if fc.renamed_from:
             who = base if fc.renamed_in == "base" else "the PR"
             return (f"{who} renamed {fc.renamed_from} to {fc.path}; the other side edited the old file. Resolve the "
-                    f"conflict markers in {fc.path} keeping both edits, then `git add -- {p}`.")
+                    f"conflict markers in {fc.path} keeping both edits, then {add}.")
         return f"Renames collide ({'; '.join(fc.messages)[:300]}). Decide the final path, then `git add` it."
     if kind == "mode":
-        return (f"The sides disagree on the file's type or mode. Keep one (`git checkout --ours -- {p}` or "
-                f"`--theirs`), rename the other if both are needed, then `git add -- {p}`.")
+        return (f"The sides disagree on the file's type or mode. Keep one ({ours} or "
+                f"`--theirs`), rename the other if both are needed, then {add}.")
     if kind == "add/add":
         return (f"Both {base} and the PR added this file independently: combine the two versions between the "
-                f"markers, then `git add -- {p}`.")
+                f"markers, then {add}.")
     if kind == "file/directory":
         return "One side has a file where the other has a directory: rename one of them, then `git add` both."
     if kind == "submodule":
-        return f"Pick the submodule commit to keep (`git -C {p} checkout <commit>`), then `git add -- {p}`."
+        return f"Pick the submodule commit to keep ({run('-C', fc.path, 'checkout', 'COMMIT')}), then {add}."
     return (f"Edit the file: in each <<<<<<< … >>>>>>> block keep what both sides meant (the first half is "
-            f"{base}'s, the second the PR's), delete the markers, then `git add -- {p}`.")
+            f"{base}'s, the second the PR's), delete the markers, then {add}.")

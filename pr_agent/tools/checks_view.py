@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from pr_agent.context import Context
-from pr_agent.textsafe import one_line, terminal_safe
+from pr_agent.textsafe import one_line, terminal_field, terminal_safe
 
 RESOURCE_MAX_CHARS = 8 << 20  # the MCP resource keeps the last 8 MB of a bigger log
 JOB_LOG_PREFIX = "pr-agent://job-log/"
@@ -24,38 +24,40 @@ _JOB_LOG_URI = re.compile(r"pr-agent://job-log/(?:([A-Za-z0-9.-]+\.[A-Za-z0-9.-]
 def parse_job_log_uri(uri: str) -> tuple[str, str, int, str | None] | None:
     """(owner, repo, job_id, host) of a job-log resource URI, or None."""
     m = _JOB_LOG_URI.fullmatch(uri)
-    return (m[2], m[3], int(m[4]), m[1]) if m else None
+    if not m or m[3] in (".", ".."):  # no path segment of its own in repos/OWNER/REPO/actions/jobs/ID/logs
+        return None
+    return m[2], m[3], int(m[4]), m[1]
 _ICON = {"failed": "✗", "cancelled": "⊘", "pending": "…", "passed": "✓"}
 
 
 def render(out: dict[str, Any]) -> str:
     ins = out["instructions"]
-    lines = [terminal_safe(f"{out['pr']} @ {out['head_sha'][:10]}: {out['status']} — {ins['summary']}")]
+    lines = [terminal_field(f"{out['pr']} @ {out['head_sha'][:10]}: {out['status']} — {ins['summary']}")]
     if out.get("stale_head"):
         stale = out["stale_head"]
-        lines.append(terminal_safe(f"! {stale['message']} (now {stale['current_head_sha'][:10]})"))
+        lines.append(terminal_field(f"! {stale['message']} (now {stale['current_head_sha'][:10]})"))
     by_check: dict[str, list[dict[str, Any]]] = {}
     for f in out["failures"]:
         by_check.setdefault(f["check_name"], []).append(f)
     for fc in out["failed_checks"]:
         req = " (required)" if fc["required"] else ""
         step = f" — step {fc['failed_step']!r}" if fc.get("failed_step") else ""
-        lines += ["", terminal_safe(f"✗ {fc['check_name']}{req}: {fc['state'].lower()}{step}")]
+        lines += ["", terminal_field(f"✗ {fc['check_name']}{req}: {fc['state'].lower()}{step}")]
         if fc.get("log_url") or fc.get("url"):
-            lines.append(terminal_safe(f"  {fc.get('log_url') or fc['url']}"))
+            lines.append(terminal_field(f"  {fc.get('log_url') or fc['url']}"))
         for f in by_check.get(fc["check_name"], []):
             where = f"{f['file_path']}:{f['line_number']}" if f.get("file_path") and f.get("line_number") else \
                 f.get("file_path") or ""
-            lines.append(terminal_safe(f"  ● {f['test_name']}" + (f"  ({where})" if where else "")))
-            lines.append("    " + terminal_safe(one_line(f["error_message"], 160)))
+            lines.append(terminal_field(f"  ● {f['test_name']}" + (f"  ({where})" if where else "")))
+            lines.append("    " + terminal_field(one_line(f["error_message"], 160)))
             if f.get("reproduce_command"):
-                lines.append("    rerun: " + terminal_safe(f["reproduce_command"]))
+                lines.append("    rerun: " + terminal_field(f["reproduce_command"]))
         ntf = fc.get("non_test_failure")
         if ntf:
-            lines.append(terminal_safe(f"  {ntf['kind']}: {one_line(ntf['summary'], 160)}"))
-            lines += ["    | " + terminal_safe(one_line(t, 160)) for t in ntf["decisive_lines"][:10]]
+            lines.append(terminal_field(f"  {ntf['kind']}: {one_line(ntf['summary'], 160)}"))
+            lines += ["    | " + terminal_field(one_line(t, 160)) for t in ntf["decisive_lines"][:10]]
         if fc.get("note"):
-            lines.append(terminal_safe(f"  note: {fc['note']}"))
+            lines.append(terminal_field(f"  note: {fc['note']}"))
         for text in fc.get("log_excerpt") or []:
             lines.append("    > " + terminal_safe(text))
         if fc.get("full_log_command"):
@@ -68,9 +70,9 @@ def render(out: dict[str, Any]) -> str:
         for c in others:
             req = " (required)" if c["required"] else ""
             link = f"  {c['url']}" if c.get("url") and c["kind"] in ("status", "check_run") else ""
-            lines.append(terminal_safe(f"{_ICON[c['bucket']]} {c['name']}{req}: {c['state'].lower()}{link}"))
+            lines.append(terminal_field(f"{_ICON[c['bucket']]} {c['name']}{req}: {c['state'].lower()}{link}"))
     if out.get("poll_info"):
-        lines += ["", terminal_safe(out["poll_info"]["message"])]
+        lines += ["", terminal_field(out["poll_info"]["message"])]
     if out.get("from_snapshot"):
         lines += ["", f"(from the snapshot read at {out['as_of']}; call without cursor for fresh data)"]
     if out.get("nextCursor"):

@@ -19,7 +19,7 @@ from pr_agent.review.coverage import ai_review_coverage
 from pr_agent.review.feedback import build_items, mark_changed_since, viewer_pending_review
 from pr_agent.review.fetch import Feedback, fetch_feedback
 from pr_agent.snapshots import AS_OF_DESCRIPTION, FROM_SNAPSHOT_DESCRIPTION, fetch_or_reuse, pr_key
-from pr_agent.textsafe import one_line, terminal_safe
+from pr_agent.textsafe import one_line, terminal_field
 
 NAME = "find_unresolved_comments"
 PAGE_SIZE = 50
@@ -359,16 +359,16 @@ def _full_extras(it: dict[str, Any]) -> list[str]:
     """What --detail full adds, shown in text too (empty for concise output, which has none of it)."""
     out = []
     if it.get("html_url"):
-        out.append("  link: " + terminal_safe(it["html_url"]))
+        out.append("  link: " + terminal_field(it["html_url"]))
     if it.get("updated_at") and it["updated_at"] != it.get("created_at"):
-        out.append("  edited: " + terminal_safe(it["updated_at"]))
+        out.append("  edited: " + terminal_field(it["updated_at"]))
     reactions = it.get("reactions") or {}
     if reactions.get("total_count"):
         shown = ", ".join(f"{k} {v}" for k, v in reactions.items() if k != "total_count" and v)
-        out.append("  reactions: " + terminal_safe(shown))
+        out.append("  reactions: " + terminal_field(shown))
     if it.get("diff_hunk"):
         hunk = it["diff_hunk"].splitlines()[-4:]
-        out += ["  │ " + terminal_safe(line[:160]) for line in hunk]
+        out += ["  │ " + terminal_field(line[:160]) for line in hunk]
     return out
 
 
@@ -407,7 +407,7 @@ def render(out: dict[str, Any]) -> str:
              f"{s['resolved_threads_skipped']} resolved thread{'' if s['resolved_threads_skipped'] == 1 else 's'} "
              "not shown", ""]
     for w in out.get("warnings") or []:
-        lines += [terminal_safe(f"WARNING: {w['message']}"), terminal_safe(f"  {w['suggestion']}")]
+        lines += [terminal_field(f"WARNING: {w['message']}"), terminal_field(f"  {w['suggestion']}")]
         lines += [f"  {k.split('_')[0]}: {w[k]}" for k in ("submit_command", "discard_command") if w.get(k)]
         lines.append("")
     for it in out["comments"]:
@@ -419,22 +419,22 @@ def render(out: dict[str, Any]) -> str:
                  if on]
         head = f"● [{it['type']}] {where}  {it['author']}"
         head += f"  {it['created_at'][:10]}" + (f"  ({', '.join(flags)})" if flags else "")
-        lines.append(terminal_safe(head))
+        lines.append(terminal_field(head))
         if it.get("title"):
             sev = f"[{it['severity_level']}] " if it.get("severity_level") else ""
             seen = f" (posted {it['seen_count']}×)" if (it.get("seen_count") or 1) > 1 else ""
-            lines.append("  " + terminal_safe(f"{sev}{it.get('category') or ''}: {one_line(it['title'], 120)}{seen}"))
-        lines.append("  " + terminal_safe(one_line(it["body"], 160)))
+            lines.append("  " + terminal_field(f"{sev}{it.get('category') or ''}: {one_line(it['title'], 120)}{seen}"))
+        lines.append("  " + terminal_field(one_line(it["body"], 160)))
         lines += _full_extras(it)
         for reply in it.get("replies", []):
             hidden = f" (hidden: {reply.get('minimized_reason') or 'minimized'})" if reply.get("is_minimized") else ""
-            lines.append("  ↳ " + terminal_safe(f"{reply['author']}{hidden}: {one_line(reply['body'], 140)}"))
+            lines.append("  ↳ " + terminal_field(f"{reply['author']}{hidden}: {one_line(reply['body'], 140)}"))
         if it.get("hidden_replies"):
             lines.append(f"  ↳ ({it['hidden_replies']} hidden replies; --detail full shows them)")
         ac = it["action_commands"]
         if it.get("thread_id"):
             last = f"; last word: {it['last_author']}" if it.get("replies") else ""
-            lines.append(terminal_safe(f"  thread {it['thread_id']}{last}"))
+            lines.append(terminal_field(f"  thread {it['thread_id']}{last}"))
         lines.append(f"  reply:   {ac['reply_command']}")
         if ac.get("resolve_command"):
             lines.append(f"  resolve: {ac['resolve_command']}")

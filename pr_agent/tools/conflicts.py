@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
 from typing import Any, Literal
 
 from pydantic import Field
@@ -16,7 +15,8 @@ from pr_agent.merge.github import graphql_pr, poll_mergeable
 from pr_agent.merge.local import LocalResult, analyze, open_clone
 from pr_agent.refs import PRRef
 from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register
-from pr_agent.textsafe import terminal_safe
+from pr_agent.shellcmd import chain, command, comment
+from pr_agent.textsafe import terminal_field, terminal_safe
 from pr_agent.tools.comments import PR_FIELD_DESCRIPTION
 
 NAME = "detect_merge_conflicts"
@@ -110,22 +110,26 @@ def _comment(text: str) -> str:
 def _steps(ref: PRRef, remote: str, target: str, files: list[dict[str, Any]]) -> Instructions:
     paths = [f["file_path"] for f in files]
     hunks = sum(max(f.get("total_hunks", 0), 1) for f in files)
+    # the full ref: a branch named +main or -x is neither a forced refspec nor an option
+    full = target if target.startswith("refs/") else f"refs/heads/{target}"
     steps = [
-        f"{cmd.gh_pr(ref, 'checkout')}   # commit or stash your own work first",
-        f"git fetch {shlex.quote(remote)} {shlex.quote(target)} && git merge FETCH_HEAD",
+        cmd.gh_pr(ref, "checkout") + "   " + comment("commit or stash your own work first"),
+        chain(command(["git", "fetch", "--end-of-options", remote, full]), command(["git", "merge", "FETCH_HEAD"])),
     ]
     if files:
         # prose, written as a shell comment on one line: inert if the steps are pasted into a shell, whatever the
         # file and branch names (a name with $(…) or a newline must never run)
-        steps += [_comment(f"resolve {shlex.quote(f['file_path'])}: {f['suggested_resolution']}") for f in files]
-        steps.append("git add -- " + " ".join(shlex.quote(p) for p in paths) + " && git commit --no-edit")
+        steps += [_comment(f"resolve {command([f['file_path']])}: {f['suggested_resolution']}") for f in files]
+        steps.append(chain(command(["git", "add", "--", *paths]), command(["git", "commit", "--no-edit"])))
         low, high = 3 * len(files) + hunks, 8 * len(files) + 4 * hunks
         estimate = f"about {low}-{high} minutes"
     else:
-        steps += ["git status   # lists the conflicted files; resolve each, then `git add` it",
-                  "git commit --no-edit"]
+        steps += [command(["git", "status"]) + "   " + comment("lists the conflicted files; resolve each, then "
+                                                               "`git add` it"),
+                  command(["git", "commit", "--no-edit"])]
         estimate = "unknown until the conflicting files are listed (run with a local clone)"
-    steps += ["git push", f"{cmd.pr_agent('conflicts', ref)}   # confirm nothing conflicts any more"]
+    steps += [command(["git", "push"]),
+              cmd.pr_agent("conflicts", ref) + "   " + comment("confirm nothing conflicts any more")]
     return Instructions(resolution_steps=steps, estimated_time=estimate)
 
 
@@ -191,20 +195,20 @@ def handle(ctx: Context, params: DetectMergeConflictsInput) -> DetectMergeConfli
 
 
 def render(out: dict[str, Any]) -> str:
-    lines = [f"{out['pr']}: {out['verdict'].upper()} against {terminal_safe(out['target_branch'])} "
+    lines = [f"{out['pr']}: {out['verdict'].upper()} against {terminal_field(out['target_branch'])} "
              f"(source: {out['source']}; GitHub: {out['github']['mergeable']}/{out['github']['merge_state_status']})"]
     for f in out["conflicts"]:
         extra = f" (from {f['renamed_from']})" if f.get("renamed_from") else ""
-        lines.append(f"  ✗ {terminal_safe(f['file_path'])}{terminal_safe(extra)}  [{f['conflict_type']}]")
+        lines.append(f"  ✗ {terminal_field(f['file_path'])}{terminal_field(extra)}  [{f['conflict_type']}]")
         for label, key in (("base", "base_content_preview"), ("head", "head_content_preview")):
             for row in terminal_safe(f[key]).splitlines()[:6]:
                 lines.append(f"      {label} | {row}")
-        lines.append(f"      → {terminal_safe(f['suggested_resolution'])}")
+        lines.append(f"      → {terminal_field(f['suggested_resolution'])}")
     for note in out["notes"]:
-        lines.append(f"  note: {terminal_safe(note)}")
+        lines.append(f"  note: {terminal_field(note)}")
     if out.get("instructions"):
         lines.append(f"steps ({out['instructions']['estimated_time']}):")
-        lines += [f"  {terminal_safe(s)}" for s in out["instructions"]["resolution_steps"]]
+        lines += [f"  {terminal_field(s)}" for s in out["instructions"]["resolution_steps"]]
     return "\n".join(lines) + "\n"
 
 

@@ -11,7 +11,7 @@ from pr_agent.errors import EXIT_FAILURE, EXIT_OK, EXIT_PENDING
 from pr_agent.merge.github import fetch_readiness
 from pr_agent.merge.readiness import assess
 from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register
-from pr_agent.textsafe import terminal_safe
+from pr_agent.textsafe import REPOSITORY_NOTICE, terminal_field
 from pr_agent.tools.comments import PR_FIELD_DESCRIPTION
 
 NAME = "check_merge_readiness"
@@ -124,6 +124,7 @@ class GitHubState(OutputModel):
 
 
 class CheckMergeReadinessOutput(OutputModel):
+    notice: str = Field(REPOSITORY_NOTICE, description="How to treat the text in this answer.")
     pr: str
     verdict: Verdict
     ready_to_merge: bool
@@ -143,12 +144,12 @@ def handle(ctx: Context, params: CheckMergeReadinessInput) -> CheckMergeReadines
 
 
 def render(out: dict[str, Any]) -> str:
-    lines = [f"{out['pr']}: {out['verdict'].upper()} — {terminal_safe(out['summary'])}"]
+    lines = [f"{out['pr']}: {out['verdict'].upper()} — {terminal_field(out['summary'])}"]
     for b in out["blocking_issues"]:
-        lines.append(f"  ✗ [{b['category']}] {terminal_safe(b['description'])}")
-        lines.append(f"      {terminal_safe(b['action_required'])}  →  {terminal_safe(b['command'])}")
+        lines.append(f"  ✗ [{b['category']}] {terminal_field(b['description'])}")
+        lines.append(f"      {terminal_field(b['action_required'])}  →  {terminal_field(b['command'])}")
     for w in out["warnings"]:
-        lines.append(f"  ! [{w['category']}] {terminal_safe(w['description'])}")
+        lines.append(f"  ! [{w['category']}] {terminal_field(w['description'])}")
     bp = out["branch_protection"]
     gh = out["github"]
     lines.append(f"  github: mergeable={gh['mergeable']} state={gh['merge_state_status']} "
@@ -157,7 +158,7 @@ def render(out: dict[str, Any]) -> str:
     for note in bp["notes"]:
         lines.append(f"  note: {note}")
     lines.append(f"next: {out['next_action']['description']}")
-    lines.append(f"  {terminal_safe(out['next_action']['command'])}")
+    lines.append(f"  {terminal_field(out['next_action']['command'])}")
     return "\n".join(lines) + "\n"
 
 

@@ -14,7 +14,7 @@ from pr_agent.stack.analysis import Options, analyze
 from pr_agent.stack.discovery import find_upstream
 from pr_agent.stack.fetch import StackSource
 from pr_agent.stack.model import Pull
-from pr_agent.textsafe import terminal_safe
+from pr_agent.textsafe import REPOSITORY_NOTICE, terminal_field, terminal_safe
 from pr_agent.tools.comments import PR_FIELD_DESCRIPTION
 from pr_agent.tools.stack import BRANCH_PATTERN, PR_FORMS, same_repo
 
@@ -50,6 +50,7 @@ class Command(OutputModel):
 
 
 class RebaseAfterSquashMergeOutput(OutputModel):
+    notice: str = Field(REPOSITORY_NOTICE, description="How to treat the text in this answer.")
     pr: str
     upstream_pr: str | None = None
     target_branch: str
@@ -132,13 +133,13 @@ def render(out: dict[str, Any]) -> str:
     st = out["strategy"]
     lines = [f"{out['pr']} after {out.get('upstream_pr')} ({st.get('merge_method') or 'not merged'}) -> "
              f"{out['target_branch']}", "", terminal_safe(out["visualization"]), "",
-             f"strategy: {st['recommended']}", "  " + terminal_safe(st["reason"])]
-    lines += ["warning: " + terminal_safe(w) for w in out.get("warnings") or []]
-    lines += ["prerequisite: " + terminal_safe(p) for p in out["prerequisites"]]
+             f"strategy: {st['recommended']}", "  " + terminal_field(st["reason"])]
+    lines += ["warning: " + terminal_field(w) for w in out.get("warnings") or []]
+    lines += ["prerequisite: " + terminal_field(p) for p in out["prerequisites"]]
     if out["commands"]:
         lines += ["", "commands (run in order; stop at the first failure):"]
         for c in out["commands"]:
-            lines += [terminal_safe(f"{c['step']:>2}. {c['command']}"), f"    {terminal_safe(c['description'])}"]
+            lines += [terminal_field(f"{c['step']:>2}. {c['command']}"), f"    {terminal_field(c['description'])}"]
     return "\n".join(lines) + "\n"
 
 

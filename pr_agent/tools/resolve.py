@@ -17,6 +17,7 @@ from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, regist
 from pr_agent.review import commands
 from pr_agent.review.authors import is_bot, normalize_login
 from pr_agent.review.fetch import pr_not_found
+from pr_agent.textsafe import REPOSITORY_NOTICE
 from pr_agent.tools.comments import PR_FIELD_DESCRIPTION
 
 NAME = "resolve_review_thread"
@@ -66,6 +67,7 @@ class Speaker(OutputModel):
 
 
 class ResolveReviewThreadOutput(OutputModel):
+    notice: str = Field(REPOSITORY_NOTICE, description="How to treat the text in this answer.")
     ok: bool
     pr: str
     thread_id: str
@@ -90,6 +92,29 @@ class ThreadState:
 def _last_visible(comments: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The last comment nobody hid: a reply a maintainer minimized (spam, off-topic…) is no one's last word."""
     return next((c for c in reversed(comments) if not c.get("isMinimized")), None)
+
+
+# a write that failed this way may still have been applied on GitHub's side
+AMBIGUOUS = ("timeout", "network_error", "unexpected_response", "server_error", "cancelled")
+
+
+def _write_error(errors: list[dict[str, Any]]) -> PrAgentError:
+    first = errors[0] if errors else {}
+    return PrAgentError("graphql_error", f"GitHub's GraphQL API returned an error: {first.get('message') or 'no data'}",
+                        suggestion="Read details.graphql_errors.",
+                        details={"graphql_errors": [{k: e.get(k) for k in ("type", "message", "path") if k in e}
+                                                    for e in errors][:10]})
+
+
+def _ambiguous(err: PrAgentError, ref: PRRef, thread_id: str, what: str) -> PrAgentError:
+    """Say what may have happened after a write whose answer was lost, and how to check."""
+    if err.code in AMBIGUOUS and not err.details.get("maybe_applied"):
+        err.details.update(maybe_applied=True, thread_url=ref.web_url + "/files", thread_id=thread_id)
+        err.temporary = True
+        err.message += f" The answer was lost, so {what}: look at the thread ({ref.web_url}/files) before acting."
+        err.suggestion = ("Check the thread on GitHub; calling again is safe — resolving is idempotent and a reply "
+                          "already posted is not posted twice.")
+    return err
 
 
 def _repo_arg(ref: PRRef) -> str:
@@ -270,16 +295,25 @@ def handle(ctx: Context, params: ResolveReviewThreadInput) -> ResolveReviewThrea
                                    suggestion=surface.text("Resolve without ", surface.arg(NAME, "reply"),
                                                            ", or ask a maintainer."),
                                    details={"thread_id": state.id, "pr": str(ref)})
-            data = ctx.gh.graphql(load_query("reply_to_thread"), {"thread": state.id, "body": params.reply},
-                                  mutation=True, hostname=ref.host)
+            try:
+                data, _errors = ctx.gh.mutate(load_query("reply_to_thread"), {"thread": state.id,
+                                                                               "body": params.reply}, hostname=ref.host)
+            except PrAgentError as err:
+                raise _ambiguous(err, ref, state.id, "the reply may have been posted") from None
             comment = (data.get("addPullRequestReviewThreadReply") or {}).get("comment") or {}
+            if _errors and not comment.get("id"):  # errors, and GitHub's data does not show a posted reply
+                raise _write_error(_errors)
             reply_info = ReplyInfo(comment_id=int(comment.get("fullDatabaseId") or 0),
                                    node_id=comment.get("id", ""), url=comment.get("url", ""))
             replied = True
             message = "Reply posted and thread resolved."
     try:
-        data = ctx.gh.graphql(load_query("resolve_thread"), {"thread": state.id}, mutation=True, hostname=ref.host)
+        data, errors = ctx.gh.mutate(load_query("resolve_thread"), {"thread": state.id}, hostname=ref.host)
+        resolved = ((data.get("resolveReviewThread") or {}).get("thread") or {}).get("isResolved")
+        if errors and not resolved:  # errors beside data that shows it resolved are a success
+            raise _write_error(errors)
     except PrAgentError as err:
+        err = _ambiguous(err, ref, state.id, "the thread may have been resolved")
         if replied:
             err.details["reply_posted"] = True
             err.message += " (The reply WAS posted; calling again with the same reply will not post it twice.)"

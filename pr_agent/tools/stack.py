@@ -14,7 +14,7 @@ from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, regist
 from pr_agent.stack.analysis import Analysis, Options, analyze
 from pr_agent.stack.fetch import StackSource
 from pr_agent.stack.plan import Step
-from pr_agent.textsafe import terminal_safe
+from pr_agent.textsafe import REPOSITORY_NOTICE, terminal_field, terminal_safe
 
 NAME = "manage_stacked_prs"
 PAGE_SIZE = 50
@@ -116,6 +116,7 @@ class Summary(OutputModel):
 
 
 class ManageStackedPRsOutput(OutputModel):
+    notice: str = Field(REPOSITORY_NOTICE, description="How to treat the text in this answer.")
     base_pr: str
     dependent_pr: str
     is_stacked: bool
@@ -206,8 +207,8 @@ def handle(ctx: Context, params: ManageStackedPRsInput) -> ManageStackedPRsOutpu
 def render_steps(steps: list[dict[str, Any]]) -> list[str]:
     lines = []
     for s in steps:
-        lines.append(terminal_safe(f"{s['step']:>2}. [{s['type']}] {s['command']}"))  # bidi in names
-        lines.append(f"    {terminal_safe(s['description'])}")
+        lines.append(terminal_field(f"{s['step']:>2}. [{s['type']}] {s['command']}"))  # bidi in names
+        lines.append(f"    {terminal_field(s['description'])}")
     return lines
 
 
@@ -219,9 +220,9 @@ def render(out: dict[str, Any]) -> str:
     if out.get("merge_method"):
         lines.append(f"base PR merged: {out['merge_method']}")
     lines.append(f"strategy: {strat['recommended']}  (risk {summary['risk_level']})")
-    lines.append("  " + terminal_safe(summary["reason"]))
-    lines += ["  - " + terminal_safe(c) for c in strat["considerations"]]
-    lines += ["warning: " + terminal_safe(w) for w in out.get("warnings", [])]
+    lines.append("  " + terminal_field(summary["reason"]))
+    lines += ["  - " + terminal_field(c) for c in strat["considerations"]]
+    lines += ["warning: " + terminal_field(w) for w in out.get("warnings", [])]
     if out["commands"]:
         lines += ["", "commands (run in order in your clone; stop at the first failure):"]
         lines += render_steps(out["commands"])

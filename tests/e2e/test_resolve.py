@@ -6,6 +6,7 @@ from typing import Any
 
 import orjson
 
+from pr_agent.textsafe import REPOSITORY_NOTICE
 from tests.e2e.worlds import HOSTILE_BODY, feedback_world
 
 
@@ -23,7 +24,8 @@ def test_resolve_by_thread_id_then_again_is_idempotent(agent) -> None:
     out = a.json("resolve", "acme/widgets#7", "--thread", "PRRT_human")
     assert out == {"ok": True, "pr": "acme/widgets#7", "thread_id": "PRRT_human", "alreadyResolved": False,
                    "replied": False, "message": "Thread resolved.",
-                   "last_speaker": {"author": "octocat", "is_bot": False, "is_viewer": True}}
+                   "last_speaker": {"author": "octocat", "is_bot": False, "is_viewer": True},
+                   "notice": REPOSITORY_NOTICE}
     assert thread_of(a.hub, "PRRT_human")["resolved"] is True
     again = a.json("resolve", "acme/widgets#7", "--thread", "PRRT_human", "--reply", "Done")
     assert again["alreadyResolved"] is True and again["replied"] is False

@@ -131,6 +131,7 @@ def compute() -> dict[str, Any]:
         "fault_runs": graphql + rest + gql_reads + pages + writes + drops,
         "env_faults": env_faults, "env_runs": env_runs, "corpus": corpus, "texts": len(TEXTS),
         "branches": len(BRANCHES), "paths": len(PATHS), "test_names": len(TEST_NAMES), "generated": 2,
+        "hosts": len(CORPUS["hosts"]), "revisions": len(CORPUS["revisions"]),
         "error_calls": len(test_terminal.ERROR_CALLS), "commands": commands, "property_tests": props,
         "property_examples": examples, "bugs": len(BUGS), "fixed": sum(b.fixed for b in BUGS),
     }
@@ -156,7 +157,8 @@ def render(f: dict[str, Any] | None = None) -> str:
         f"| Environment faults (test_env_matrix.py, test_env_clone.py) | {f['env_faults']} faults, "
         f"{f['env_runs']} runs |",
         f"| Hostile inputs in fixtures/hostile/corpus.json | {f['corpus']} ({f['texts']} texts, {f['branches']} branch "
-        f"names, {f['paths']} paths, {f['test_names']} test names) + {f['generated']} generated (5 MB body, "
+        f"names, {f['paths']} paths, {f['test_names']} test names, {f['hosts']} hosts, {f['revisions']} git revisions) "
+        f"+ {f['generated']} generated (5 MB body, "
         "1,000-level nesting) |",
         f"| Error paths quoting hostile arguments (test_terminal.py) | {f['error_calls']} |",
     ]

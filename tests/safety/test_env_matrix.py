@@ -75,7 +75,9 @@ def _other_host_only(tmp: Path) -> Setup:
     config = tmp / "ghcfg"
     config.mkdir()
     (config / "hosts.yml").write_text("github.com:\n    oauth_token: gho_other\n    user: me\n", encoding="utf-8")
-    return Setup(env={"GH_CONFIG_DIR": str(config)}, drop=("GH_TOKEN", "GH_HOST"), args=lambda c: c.url_args)
+    # the URL's host is allowed explicitly (else it is untrusted_host: tests/safety/test_hosts.py), not logged into
+    return Setup(env={"GH_CONFIG_DIR": str(config), "GH_PR_AGENT_ALLOWED_HOSTS": HOST}, drop=("GH_TOKEN", "GH_HOST"),
+                 args=lambda c: c.url_args)
 
 
 def _not_in_a_clone(tmp: Path) -> Setup:

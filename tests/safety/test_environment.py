@@ -18,6 +18,10 @@ def test_logged_into_another_host_only(agent, tmp_path: Path) -> None:
     for name in ("GH_TOKEN", "GH_HOST"):
         env.pop(name, None)
     proc = a.cli("comments", "https://github.localhost/acme/widgets/pull/7", "--json", env=env)
+    err = orjson.loads(proc.stdout)["error"]  # not GH_HOST, no remote, gh is not logged into it: a stranger
+    assert proc.returncode == 2 and err["code"] == "untrusted_host" and err["details"]["host"] == "github.localhost"
+    env["GH_PR_AGENT_ALLOWED_HOSTS"] = "github.localhost"  # allowed by the user, but gh has no login for it
+    proc = a.cli("comments", "https://github.localhost/acme/widgets/pull/7", "--json", env=env)
     err = orjson.loads(proc.stdout)["error"]
     assert proc.returncode == 4 and err["code"] == "auth_failed"
     assert err["repair"] == {"command": "gh auth login --hostname github.localhost"}

@@ -129,12 +129,12 @@ def test_resolution_steps_get_exactly_the_intended_argv(make_hub, tmp_path: Path
         assert_nothing_ran(box, tmp_path)
     steps = {tuple(argv[:2]): argv for s in out["instructions"]["resolution_steps"] if COMMAND.match(s)
              for argv in intended_argvs(s)}
-    assert steps[("git", "fetch")] == ["git", "fetch", "origin", base]
+    assert steps[("git", "fetch")] == ["git", "fetch", "--end-of-options", "origin", f"refs/heads/{base}"]
     assert steps[("git", "add")] == ["git", "add", "--", *paths]
     assert steps[("gh", "pr")] == ["gh", "pr", "checkout", str(number), "--repo", "acme/widgets"]
     for f in out["conflicts"]:  # the commands a suggested resolution quotes (`…`; unreadable if the path has a `)
         for snippet in QUOTED.findall(f["suggested_resolution"]) if "`" not in f["file_path"] else []:
-            if not COMMAND.match(snippet) or "<commit>" in snippet:
+            if not COMMAND.match(snippet) or "COMMIT" in snippet:
                 continue
             record.unlink(missing_ok=True)
             assert run_pasted(snippet, stubs, box).returncode == 0, snippet

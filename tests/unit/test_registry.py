@@ -119,6 +119,7 @@ def test_error_codes_are_well_formed() -> None:
         assert exit_code in (2, 3, 4) or (code, exit_code) in (("wait_timeout", 8), ("cancelled", 130))
         assert (exit_code == 2) == (category == "user" and code in (
             "invalid_arguments", "invalid_pr_reference", "repository_not_determined", "invalid_cursor",
-            "cursor_mismatch", "cursor_expired", "invalid_preference", "invalid_environment", "file_not_found"))
+            "cursor_mismatch", "cursor_expired", "invalid_preference", "invalid_environment", "file_not_found",
+            "untrusted_host"))
     with pytest.raises(ValueError):
         PrAgentError("no_such_code", "x", suggestion="y")
