@@ -94,7 +94,7 @@ def test_restack_plans_get_exactly_the_intended_argv(make_hub, tmp_path: Path, h
         if gh_sanitised(b) != b and args[0] == "rebase-after-squash":
             # gh rewrites control characters in API answers, so the base branch GitHub names is not a head any
             # PR has: the upstream PR cannot be found — a typed error, never a plan for the wrong branch
-            assert (proc.returncode, out["error"]["code"]) == (1, "upstream_not_found"), out
+            assert (proc.returncode, out["error"]["code"]) == (3, "upstream_not_found"), out
             continue
         assert proc.returncode == 0, proc.stderr
         commands = [c["command"] for c in out["commands"]]
