@@ -25,6 +25,7 @@ def job_log_uri(ref: PRRef, job_id: int) -> str:
 
 
 def job_log_command(ref: PRRef, job_id: int) -> str:
+    """The CLI command printing a job's full log (over MCP the job-log resource is the way)."""
     return command(["gh", "pr-agent", "checks", ref.qualified, "--log", str(job_id)])
 
 

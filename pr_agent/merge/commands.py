@@ -21,9 +21,12 @@ def gh_pr(ref: PRRef, sub: str, *args: str) -> str:
     return join(["gh", "pr", sub, str(ref.number), "--repo", repo_arg(ref), *args])
 
 
-def pr_agent(cli_name: str, ref: PRRef, *args: str) -> str:
-    """``gh pr-agent CLI OWNER/REPO#N ARGS…``"""
-    return join(["gh", "pr-agent", cli_name, ref.qualified, *args])
+def pr_agent(cli_name: str, ref: PRRef, **arguments: object) -> str:
+    """Our tool ``cli_name`` on the PR, as the current face speaks it (``gh pr-agent CLI OWNER/REPO#N --flag`` on
+    the CLI, ``call TOOL with {…}`` over MCP)."""
+    from pr_agent import cli_table, surface
+
+    return surface.show(surface.call(cli_table.COMMANDS[cli_name][0], {"pr": ref.qualified, **arguments}))
 
 
 def gh_run(ref: PRRef, sub: str, run_id: int, *args: str) -> str:
