@@ -7,6 +7,7 @@ them when it runs (or shows its own help), `config set` when it validates a valu
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import types
@@ -17,32 +18,18 @@ import click
 import orjson
 
 from pr_agent import __version__, cli_table
+from pr_agent.clierrors import JsonUsageCommand, _print_json, fail
 from pr_agent.errors import PrAgentError
 
 if TYPE_CHECKING:
     from pr_agent.registry import Tool
 
 EXIT_CODES_HELP = (
-    "Exit codes: 0 success; 1 failure or a negative answer; 2 invalid arguments or PR reference; "
-    "4 gh is not logged in or its credentials were rejected; 8 still pending."
+    "Exit codes: 0 success; 1 a negative answer; 2 invalid arguments or PR reference; 3 error (not found, "
+    "GitHub, gh or git failed, refused); 4 gh is not logged in or its credentials were rejected; 8 still pending; "
+    "130 interrupted."
 )
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-
-
-def _print_json(data: Any) -> None:
-    option = orjson.OPT_INDENT_2 if sys.stdout.isatty() else 0
-    sys.stdout.buffer.write(orjson.dumps(data, option=option) + b"\n")
-    sys.stdout.flush()
-
-
-def fail(err: PrAgentError, as_json: bool) -> None:
-    """Report a typed error (stderr; plus the envelope on stdout with --json) and exit."""
-    if as_json:
-        _print_json(err.envelope())
-    from pr_agent.textsafe import terminal_safe
-
-    click.echo(terminal_safe(err.human()), err=True)  # messages may quote untrusted text (paths, names)
-    sys.exit(err.exit_code)
 
 
 def run_guarded(as_json: bool, fn: Callable[[], None]) -> None:
@@ -130,6 +117,9 @@ def tool_command(tool: Tool) -> click.Command:
             return
 
         def go() -> None:
+            from pr_agent import envvars
+
+            envvars.check_all()  # every variable of ours, whichever this command reads: a typo is said at once
             with TtyProgress() as progress:
                 out = run_tool(tool, Context(repo_override=repo_override, progress=progress.show), arguments)
             if as_json:
@@ -142,7 +132,7 @@ def tool_command(tool: Tool) -> click.Command:
         run_guarded(as_json, go)
 
     epilog = f"MCP tool: {tool.name}. {tool.exit_codes_help or EXIT_CODES_HELP}"
-    return click.Command(tool.cli_name, params=params, callback=callback, help=tool.description,
+    return JsonUsageCommand(tool.cli_name, params=params, callback=callback, help=tool.description,
                          short_help=tool.cli_help, epilog=epilog, context_settings=CONTEXT_SETTINGS)
 
 
@@ -167,6 +157,20 @@ class LazyGroup(click.Group):
         tool = all_tools().get(cli_table.COMMANDS[cmd_name][0])
         return tool_command(tool) if tool is not None and tool.cli_name == cmd_name else None
 
+    def make_context(self, *args: Any, **kw: Any) -> click.Context:
+        try:  # --help and --version write while parsing
+            return super().make_context(*args, **kw)
+        except OSError as exc:  # click would exit 1 on a closed pipe; ours is quiet and 141, like gh
+            _output_failed(exc)
+            raise
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except OSError as exc:
+            _output_failed(exc)
+            raise
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         self._listing = True
         try:
@@ -181,7 +185,9 @@ def cli() -> None:
     """Precise answers about a GitHub pull request, for AI agents and people.
 
     PR can be 123, #123, owner/repo#123, owner/repo/pull/123 or a PR URL; without it, the PR of the
-    current branch. Every command accepts --json. Run `gh pr-agent mcp` to serve the same tools over MCP.
+    current branch. --json (structured output; errors as a JSON envelope on stdout) is taken by the tool
+    commands, parse-log, parse-review and config list|get; not by config set|unset or mcp. Run
+    `gh pr-agent mcp` to serve the same tools over MCP.
     """
 
 
@@ -192,12 +198,41 @@ def cli() -> None:
 def mcp(read_only: bool, tool_list: str | None) -> None:
     """Serve the tools over MCP on stdin/stdout (register `gh pr-agent mcp` in your agent)."""
     selected = select_tools(read_only, tool_list)
-    from pr_agent import surface
+    from pr_agent import envvars, surface
+
+    run_guarded(False, envvars.check_all)  # a bad value stops the server before it serves, with its name
     from pr_agent.mcp_server import serve
 
     surface.set_face("mcp")  # from here on, every message speaks MCP: tool calls and argument names
-
+    _stop_on_interrupt()
+    if sys.stdin.isatty():
+        sys.stderr.write(MCP_TTY_HINT)
+        sys.stderr.flush()
     serve(selected, {"read_only": read_only, "tools": sorted(selected)})
+
+
+MCP_TTY_HINT = (
+    "gh pr-agent mcp speaks the Model Context Protocol (JSON-RPC) on stdin/stdout: it is started by an MCP\n"
+    "client, not typed at. Register it in your agent, e.g.:\n"
+    "  claude mcp add pr-agent -- gh pr-agent mcp\n"
+    '  or in an mcpServers config: {"pr-agent": {"command": "gh", "args": ["pr-agent", "mcp"]}}\n'
+    "Waiting for a client on stdin; Ctrl-C stops it.\n"
+)
+
+
+def _stop_on_interrupt() -> None:
+    """Ctrl-C (SIGINT) or SIGTERM stops the server at once: no traceback from the event loop, and no server
+    left behind blocked on a stdin read (its reader thread would keep the process alive)."""
+    import signal
+
+    def stop(signum: int, _frame: Any) -> None:
+        with contextlib.suppress(OSError):
+            sys.stderr.write("\ngh pr-agent mcp: stopped.\n")
+            sys.stderr.flush()
+        os._exit(128 + signum)
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
 
 
 def select_tools(read_only: bool, tool_list: str | None) -> dict[str, Tool]:
@@ -234,7 +269,7 @@ def _prefs() -> Any:
     return Preferences.load(dict(os.environ))
 
 
-@config.command("list")
+@config.command("list", cls=JsonUsageCommand)
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 def config_list(as_json: bool) -> None:
     """Every preference key with its value and where the value comes from."""
@@ -251,7 +286,7 @@ def config_list(as_json: bool) -> None:
     run_guarded(as_json, go)
 
 
-@config.command("get")
+@config.command("get", cls=JsonUsageCommand)
 @click.argument("key")
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 def config_get(key: str, as_json: bool) -> None:
@@ -311,4 +346,42 @@ def main() -> None:
     from pr_agent import surface
 
     surface.set_face("cli")  # messages name commands and flags; `mcp` switches to tool calls
-    cli.main(prog_name="gh pr-agent")
+    for stream in (sys.stdout, sys.stderr):  # an ASCII-only terminal gets escapes, never UnicodeEncodeError
+        with contextlib.suppress(AttributeError, ValueError):
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+    try:
+        try:
+            code = cli.main(prog_name="gh pr-agent", standalone_mode=False)
+        except click.ClickException as exc:  # what standalone mode does, but a closed pipe is ours below
+            exc.show()
+            code = exc.exit_code
+        except click.Abort:  # Ctrl-C at a prompt
+            sys.stderr.write("\n")
+            code = 130
+        finally:
+            sys.stdout.flush()  # a write error shows here, inside the guard, not at interpreter exit
+    except OSError as exc:
+        _output_failed(exc)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _output_failed(exc: OSError) -> None:
+    """stdout cannot take our output: a closed pipe ends quietly (like gh: `| head` is not an error to
+    report); a full disk or another write error is said on stderr. Nothing more is written to stdout."""
+    import errno
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # the interpreter's last flush must not fail again
+    except (OSError, ValueError):
+        pass
+    if exc.errno == errno.EPIPE:
+        sys.exit(141)  # 128 + SIGPIPE, what a shell reports for gh (a Go program) in the same place
+    try:
+        sys.stderr.write(f"error [output_failed]: cannot write the output: {exc.strerror or exc}.\n")
+        sys.stderr.flush()
+    except OSError:
+        pass
+    from pr_agent.errors import EXIT_ERROR
+
+    sys.exit(EXIT_ERROR)

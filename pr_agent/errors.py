@@ -14,12 +14,19 @@ from pr_agent import surface
 
 Category = Literal["user", "api", "logical"]
 
-# Exit codes follow gh: 0 ok, 1 failure or negative verdict, 2 usage, 4 auth, 8 pending.
+# Exit codes a script can branch on (gh's 0/2/4/8 kept where they apply): 0 ok / a positive answer;
+# 1 a negative answer (a check failed, conflicts, blocked); 2 invalid arguments or PR reference; 3 an error
+# (GitHub, gh, git, the environment, a refusal: nothing was answered); 4 gh not logged in or its credentials
+# rejected; 5 nothing to report (no CI check ever reported); 8 still pending (or a wait timed out);
+# 130 interrupted (Ctrl-C).
 EXIT_OK = 0
-EXIT_FAILURE = 1
+EXIT_FAILURE = 1  # a negative answer
 EXIT_USAGE = 2
+EXIT_ERROR = 3
 EXIT_AUTH = 4
+EXIT_NOTHING = 5
 EXIT_PENDING = 8
+EXIT_INTERRUPTED = 130
 
 # code -> (category, temporary, exit code). The table is the taxonomy: a code not listed here
 # is a programming error caught by the tests.
@@ -33,47 +40,48 @@ CODES: dict[str, tuple[Category, bool, int]] = {
     "cursor_mismatch": ("user", False, EXIT_USAGE),
     "cursor_expired": ("user", False, EXIT_USAGE),
     "invalid_preference": ("user", False, EXIT_USAGE),
-    "preferences_corrupt": ("user", False, EXIT_FAILURE),
-    "preferences_unwritable": ("user", False, EXIT_FAILURE),
-    "gh_not_found": ("user", False, EXIT_FAILURE),
-    "gh_too_old": ("user", False, EXIT_FAILURE),
+    "invalid_environment": ("user", False, EXIT_USAGE),
+    "preferences_corrupt": ("user", False, EXIT_ERROR),
+    "preferences_unwritable": ("user", False, EXIT_ERROR),
+    "gh_not_found": ("user", False, EXIT_ERROR),
+    "gh_too_old": ("user", False, EXIT_ERROR),
     "gh_not_authenticated": ("user", False, EXIT_AUTH),
     "auth_failed": ("user", False, EXIT_AUTH),
-    "not_a_git_repository": ("user", False, EXIT_FAILURE),
-    "git_not_found": ("user", False, EXIT_FAILURE),
+    "not_a_git_repository": ("user", False, EXIT_ERROR),
+    "git_not_found": ("user", False, EXIT_ERROR),
     "file_not_found": ("user", False, EXIT_USAGE),
-    "git_too_old": ("user", False, EXIT_FAILURE),
-    "clone_mismatch": ("user", False, EXIT_FAILURE),
-    "ref_not_found": ("user", False, EXIT_FAILURE),
+    "git_too_old": ("user", False, EXIT_ERROR),
+    "clone_mismatch": ("user", False, EXIT_ERROR),
+    "ref_not_found": ("user", False, EXIT_ERROR),
     # GitHub's answer
-    "not_found": ("api", False, EXIT_FAILURE),
-    "pr_not_found": ("api", False, EXIT_FAILURE),
-    "repository_not_found": ("api", False, EXIT_FAILURE),
-    "thread_not_found": ("api", False, EXIT_FAILURE),
-    "comment_not_found": ("api", False, EXIT_FAILURE),
-    "forbidden": ("api", False, EXIT_FAILURE),
-    "rate_limited": ("api", True, EXIT_FAILURE),
-    "server_error": ("api", True, EXIT_FAILURE),
-    "network_error": ("api", True, EXIT_FAILURE),
-    "timeout": ("api", True, EXIT_FAILURE),
-    "graphql_error": ("api", False, EXIT_FAILURE),
-    "validation_failed": ("api", False, EXIT_FAILURE),
-    "log_expired": ("api", False, EXIT_FAILURE),
-    "unexpected_response": ("api", True, EXIT_FAILURE),
-    "gh_failed": ("api", False, EXIT_FAILURE),
+    "not_found": ("api", False, EXIT_ERROR),
+    "pr_not_found": ("api", False, EXIT_ERROR),
+    "repository_not_found": ("api", False, EXIT_ERROR),
+    "thread_not_found": ("api", False, EXIT_ERROR),
+    "comment_not_found": ("api", False, EXIT_ERROR),
+    "forbidden": ("api", False, EXIT_ERROR),
+    "rate_limited": ("api", True, EXIT_ERROR),
+    "server_error": ("api", True, EXIT_ERROR),
+    "network_error": ("api", True, EXIT_ERROR),
+    "timeout": ("api", True, EXIT_ERROR),
+    "graphql_error": ("api", False, EXIT_ERROR),
+    "validation_failed": ("api", False, EXIT_ERROR),
+    "log_expired": ("api", False, EXIT_ERROR),
+    "unexpected_response": ("api", True, EXIT_ERROR),
+    "gh_failed": ("api", False, EXIT_ERROR),
     # a state problem
-    "no_pr_for_branch": ("logical", False, EXIT_FAILURE),
-    "detached_head": ("logical", False, EXIT_FAILURE),
-    "thread_not_in_pr": ("logical", False, EXIT_FAILURE),
-    "pending_review_blocks_reply": ("logical", False, EXIT_FAILURE),
-    "reviewer_spoke_last": ("logical", False, EXIT_FAILURE),
-    "unsafe_branch_name": ("logical", False, EXIT_FAILURE),
-    "upstream_not_found": ("logical", False, EXIT_FAILURE),
-    "upstream_not_merged": ("logical", False, EXIT_FAILURE),
+    "no_pr_for_branch": ("logical", False, EXIT_ERROR),
+    "detached_head": ("logical", False, EXIT_ERROR),
+    "thread_not_in_pr": ("logical", False, EXIT_ERROR),
+    "pending_review_blocks_reply": ("logical", False, EXIT_ERROR),
+    "reviewer_spoke_last": ("logical", False, EXIT_ERROR),
+    "unsafe_branch_name": ("logical", False, EXIT_ERROR),
+    "upstream_not_found": ("logical", False, EXIT_ERROR),
+    "upstream_not_merged": ("logical", False, EXIT_ERROR),
     "wait_timeout": ("logical", True, EXIT_PENDING),
-    "internal_error": ("logical", False, EXIT_FAILURE),
-    "cancelled": ("user", True, EXIT_FAILURE),
-    "git_failed": ("logical", False, EXIT_FAILURE),
+    "internal_error": ("logical", False, EXIT_ERROR),
+    "cancelled": ("user", True, EXIT_INTERRUPTED),
+    "git_failed": ("logical", False, EXIT_ERROR),
 }
 
 

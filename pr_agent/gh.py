@@ -22,6 +22,7 @@ from urllib.parse import urlencode
 
 import orjson
 
+from pr_agent import envvars
 from pr_agent.errors import PrAgentError, command_repair
 from pr_agent.executables import which
 from pr_agent.ghwire import (
@@ -59,14 +60,26 @@ _logins_cache: dict[tuple[str, str, str], frozenset[str]] = {}
 _version_lock = threading.Lock()
 
 
+def _parent_gh() -> str | None:
+    """Run as a gh extension by a gh that is not on PATH (a bundled or unpacked gh): that gh is our parent
+    process (the launcher execs Python). Linux only (/proc); elsewhere PATH or GH_PR_AGENT_GH decide."""
+    try:
+        exe = os.readlink(f"/proc/{os.getppid()}/exe")
+    except OSError:
+        return None
+    return exe if os.path.basename(exe) in ("gh", "gh.exe") and os.access(exe, os.X_OK) else None
+
+
 def find_gh() -> str:
     # GH_PATH: the gh that started us as an extension (gh >= 2.60 sets it); absolute paths only, never the cwd
     from_gh = os.environ.get("GH_PATH", "")
-    path = os.environ.get("GH_PR_AGENT_GH") or (from_gh if os.path.isabs(from_gh) else None) or which("gh")
+    path = (os.environ.get("GH_PR_AGENT_GH") or (from_gh if os.path.isabs(from_gh) else None) or which("gh")
+            or _parent_gh())  # older gh: the parent process that runs us as an extension
     if not path or not os.path.exists(path):
         raise PrAgentError(
             "gh_not_found",
-            "The GitHub CLI `gh` was not found on PATH.",
+            (f"GH_PR_AGENT_GH={os.environ['GH_PR_AGENT_GH']!r} does not exist." if os.environ.get("GH_PR_AGENT_GH")
+             else "The GitHub CLI `gh` was not found on PATH."),
             suggestion=f"Install gh {'.'.join(map(str, MIN_GH_VERSION))} or newer ({INSTALL_URL}), "
             "then run `gh auth login`.",
             details={"searched": "GH_PR_AGENT_GH, GH_PATH, PATH", "install_url": INSTALL_URL},
@@ -153,9 +166,9 @@ class Gh:
     """One gateway per tool call or server. Thread-safe; counts its calls."""
 
     hostname: str | None = None
-    timeout: float = float(os.environ.get("GH_PR_AGENT_TIMEOUT", "60"))
+    timeout: float = field(default_factory=lambda: envvars.seconds("GH_PR_AGENT_TIMEOUT"))
     max_retries: int = 2
-    max_retry_wait_s: float = float(os.environ.get("GH_PR_AGENT_MAX_RETRY_WAIT", "20"))
+    max_retry_wait_s: float = field(default_factory=lambda: envvars.seconds("GH_PR_AGENT_MAX_RETRY_WAIT"))
     base_env: dict[str, str] | None = None
     sleep: Callable[[float], None] = time.sleep
     cancel: threading.Event | None = None
@@ -335,6 +348,8 @@ class Gh:
             except PrAgentError as err:
                 if host and err.code in ("auth_failed", "gh_not_authenticated"):
                     err.details["host"] = host
+                    if err.code == "auth_failed":
+                        err.message = f"gh has no valid login for {host} (its token was missing or rejected)."
                     err.repair = command_repair(["gh", "auth", "login", "--hostname", host])
                     login = command(["gh", "auth", "login", "--hostname", host])
                     err.suggestion = f"Log in to {host} with `{login}` (or set a token)."

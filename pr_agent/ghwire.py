@@ -141,7 +141,8 @@ def process_error(proc: subprocess.CompletedProcess[bytes], what: str) -> PrAgen
                             suggestion="Retry the call.", details={"gh_stderr": err[:500]})
     if any(s in low for s in ("connection refused", "dial tcp", "error connecting", "no such host",
                               "i/o timeout", "tls handshake", "connection reset", "eof")):
-        return PrAgentError("network_error", f"gh could not reach GitHub for {what}.",
+        cause = next((line.strip() for line in err.splitlines() if line.strip()), "")[:200]
+        return PrAgentError("network_error", f"gh could not reach GitHub for {what}" + (f": {cause}" if cause else "."),
                             suggestion="Check the network connection and retry.",
                             details={"gh_stderr": err[:500]})
     return PrAgentError("gh_failed", f"gh failed for {what} (exit {proc.returncode}): {err[:300]}",

@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from pr_agent.clierrors import JsonUsageCommand
 from pr_agent.errors import PrAgentError
 
 MAX_FILE_BYTES = 256 * 1024 * 1024
@@ -56,7 +57,7 @@ def render_review(out: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-@click.command("parse-review")
+@click.command("parse-review", cls=JsonUsageCommand)
 @click.argument("file", metavar="FILE")
 @click.option("--author", metavar="LOGIN", help="Who posted it (e.g. coderabbitai[bot]); detected from the body "
               "when omitted.")
@@ -141,7 +142,7 @@ def render_log(out: dict[str, Any], decisive: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-@click.command("parse-log")
+@click.command("parse-log", cls=JsonUsageCommand)
 @click.argument("file", metavar="FILE")
 @click.option("--format", "fmt", type=click.Choice(LOG_FORMATS), default="auto", show_default=True,
               help="The test runner that wrote the log; auto detects it.")

@@ -88,7 +88,9 @@ def validate_value(key: str, value: Any) -> Any:
     try:
         checked = TypeAdapter(annotation).validate_python(value, strict=True)
     except ValidationError as exc:
-        reason = exc.errors(include_url=False)[0].get("msg", "invalid")
+        from pr_agent.registry import plain_reason  # the same plain words as argument errors
+
+        reason = plain_reason(tool, exc.errors(include_url=False)[0])
         raise PrAgentError("invalid_preference", f"{value!r} is not a valid value for {key}: {reason}.",
                            suggestion=surface.text("See ", surface.arg(tool.name, name), " of ",
                                                    surface.tool(tool.name),
@@ -206,8 +208,19 @@ class Preferences:
         for name, default in tool.stored_fields().items():
             if getattr(params, name) is None:
                 key = f"{tool.name}.{name}"
-                updates[name] = validate_value(key, self.values[key]) if key in self.values else default
+                updates[name] = self._stored_value(key) if key in self.values else default
         return params.model_copy(update=updates) if updates else params
+
+    def _stored_value(self, key: str) -> Any:
+        """A stored value, validated; an invalid one says it came from the preferences file."""
+        try:
+            return validate_value(key, self.values[key])
+        except PrAgentError as err:
+            err.message = f"Stored preference {err.message.rstrip('.')} (stored in {self.path})."
+            err.details["source"] = str(self.path)
+            err.suggestion = surface.text(surface.face(cli=f"Fix it with `{_unset(key)}` or `gh pr-agent config set`.",
+                                                       mcp=f"Ask the user to fix or remove {key} in {self.path}."))
+            raise
 
     def _update(self, change: Callable[[dict[str, Any]], Any]) -> None:
         """Apply ``change`` to the values on disk, under the lock: concurrent updates of other keys are kept."""

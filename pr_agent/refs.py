@@ -242,6 +242,16 @@ def resolve_pr(ctx: Context, text: str | None) -> PRRef:
     if text is not None and text.strip():
         parsed = parse_ref(text)
         if parsed.owner and parsed.repo and parsed.number:
+            if ctx.repo_override:  # -R and a full reference: they must agree, never one silently ignored
+                spec = parse_repo_spec(ctx.repo_override, source="--repo")
+                if (spec.owner.lower(), spec.repo.lower()) != (parsed.owner.lower(), parsed.repo.lower()) or (
+                        parsed.host and spec.host and parsed.host.lower() != spec.host.lower()):
+                    raise PrAgentError(
+                        "invalid_arguments",
+                        f"--repo {ctx.repo_override} and the PR reference {text!r} name different repositories.",
+                        suggestion="Give the repository once: drop --repo, or pass only the PR number with it.",
+                        details={"field": "--repo", "value": ctx.repo_override, "pr": text[:200],
+                                 "reason": "conflicts with the PR reference"})
             return PRRef(parsed.owner, parsed.repo, parsed.number, parsed.host)
         spec = resolve_repo(ctx)
         assert parsed.number is not None

@@ -44,4 +44,10 @@ def terminal_field(text: str) -> str:
 
 def one_line(text: str, limit: int = 100) -> str:
     flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+    if len(flat) <= limit:
+        return flat
+    cut = flat[: limit - 1]
+    space = cut.rfind(" ")
+    if space >= limit * 2 // 3:  # end on a whole word when one ends near the limit
+        cut = cut[:space]
+    return cut.rstrip(" ,;:") + "…"

@@ -33,10 +33,9 @@ Ended = Literal["immediate", "complete", "first_failure", "no_checks", "stale_he
 
 
 def _env_seconds(env: Mapping[str, str], name: str, default: float, low: float = 0.05) -> float:
-    try:
-        return max(low, float(env.get(name, default)))
-    except ValueError:
-        return default
+    from pr_agent import envvars  # a bad value is a typed error naming the variable, not a silent default
+
+    return envvars.seconds(name, env)
 
 
 def poll_interval(env: Mapping[str, str]) -> float:

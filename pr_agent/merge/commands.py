@@ -21,19 +21,12 @@ def gh_pr(ref: PRRef, sub: str, *args: str) -> str:
     return join(["gh", "pr", sub, str(ref.number), "--repo", repo_arg(ref), *args])
 
 
-def pr_agent(cli_name: str, ref: PRRef, *flags: str) -> str:
-    """One of our tools on the PR, for the current face: ``gh pr-agent CLI OWNER/REPO#N --flag…`` on the CLI,
-    ``call TOOL with {"pr": …, "flag": true}`` over MCP (pr_agent/surface.py). ``flags`` are boolean flags."""
-    from pr_agent import surface
-    from pr_agent.registry import by_cli_name
+def pr_agent(cli_name: str, ref: PRRef, **arguments: object) -> str:
+    """Our tool ``cli_name`` on the PR, as the current face speaks it (``gh pr-agent CLI OWNER/REPO#N --flag`` on
+    the CLI, ``call TOOL with {…}`` over MCP)."""
+    from pr_agent import cli_table, surface
 
-    tool = by_cli_name(cli_name)
-    arguments: dict[str, object] = {"pr": ref.qualified}
-    for flag in flags:
-        if not flag.startswith("--"):
-            raise ValueError(f"not a boolean flag: {flag!r}")
-        arguments[flag[2:].replace("-", "_")] = True
-    return surface.show(surface.call(tool.name, arguments))
+    return surface.show(surface.call(cli_table.COMMANDS[cli_name][0], {"pr": ref.qualified, **arguments}))
 
 
 def gh_run(ref: PRRef, sub: str, run_id: int, *args: str) -> str:

@@ -30,10 +30,9 @@ RULES_PATH = "repository.pullRequest.baseRef.rules"
 
 def poll_delays(env: Mapping[str, str]) -> list[float]:
     """Sleeps between re-reads of an UNKNOWN mergeable (1:2:3:4 of GH_PR_AGENT_MERGEABLE_WAIT, default 10s)."""
-    try:
-        total = max(0.0, float(env.get("GH_PR_AGENT_MERGEABLE_WAIT", DEFAULT_WAIT_S)))
-    except ValueError:
-        total = DEFAULT_WAIT_S
+    from pr_agent import envvars  # a bad value is a typed error naming the variable
+
+    total = envvars.seconds("GH_PR_AGENT_MERGEABLE_WAIT", env)
     weights = range(1, POLLS + 1)
     return [total * w / sum(weights) for w in weights]
 

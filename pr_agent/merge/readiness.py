@@ -111,7 +111,7 @@ def _check_blockers(a: Assessment) -> None:
         else:
             a.block("required_check_pending", "ci", f"Required check {c.display_name!r} is still {c.state.lower()}.",
                     "Wait for it to finish (returns early on the first failure).",
-                    cmd.pr_agent("checks", ref, "--wait"), effect="pending")
+                    cmd.pr_agent("checks", ref, wait=True), effect="pending")
     bad = a.rollup.in_bucket("failed", required=False) + a.rollup.in_bucket("cancelled", required=False)
     if bad:
         a.warn("optional_checks_failing", "ci", f"Non-required check(s) not passing: {_names(bad)}; not required, "

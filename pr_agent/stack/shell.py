@@ -104,4 +104,7 @@ def retarget(ref: PRRef, base: str) -> str:
 
 
 def checks(ref: PRRef) -> str:
-    return join(["gh", "pr-agent", "checks", str(ref.number), "--repo", repo_arg(ref), "--wait"])
+    """Wait for CI on the PR and list failing tests, as the current face speaks it."""
+    from pr_agent import surface
+
+    return surface.show(surface.call("get_failing_tests", {"pr": ref.qualified, "wait": True}))

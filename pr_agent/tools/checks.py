@@ -9,7 +9,7 @@ from pydantic import Field
 
 from pr_agent import surface
 from pr_agent.context import MCP_WAIT_LIMIT_S, Context
-from pr_agent.errors import EXIT_FAILURE, EXIT_OK, EXIT_PENDING, PrAgentError
+from pr_agent.errors import EXIT_FAILURE, EXIT_NOTHING, EXIT_OK, EXIT_PENDING, PrAgentError
 from pr_agent.paging import encode_cursor, read_cursor
 from pr_agent.registry import Annotations, CliExtra, InputModel, OutputModel, Tool, register, stored
 from pr_agent.snapshots import AS_OF_DESCRIPTION, FROM_SNAPSHOT_DESCRIPTION, fetch_or_reuse, pr_key
@@ -261,6 +261,8 @@ def exit_code(out: dict[str, Any]) -> int:
         return EXIT_FAILURE
     if out.get("status") in ("pending", "running"):
         return EXIT_PENDING
+    if out.get("status") == "unknown":  # no check ever reported: never 0 (`checks --wait && gh pr merge`)
+        return EXIT_NOTHING
     return EXIT_OK
 
 
@@ -285,8 +287,10 @@ TOOL = register(Tool(
     cli_help="Failing tests of a PR's CI, parsed from the job logs; --wait to wait for CI.",
     render=render,
     exit_code=exit_code,
-    exit_codes_help="Exit codes: 0 no failures (passed, cancelled only, or no checks); 1 a check failed; "
-    "2 invalid arguments or PR reference; 4 gh is not logged in; 8 CI still pending (or --wait timed out).",
+    exit_codes_help="Exit codes: 0 no failures (passed, or cancelled only); 1 a check failed; "
+    "2 invalid arguments or PR reference; 3 error (PR not found, GitHub or gh failed); 4 gh is not logged in; "
+    "5 no check reported (none configured, or none started within the grace period); "
+    "8 CI still pending (or --wait timed out); 130 interrupted.",
     cli_extra=(CliExtra(flag="--log", dest="log_job", metavar="JOB_ID", type=int, run=show_job_log,
                         help="Print the full log of one GitHub Actions job of the repository (timestamps and "
                         "colours removed) instead of the report; the job ids are in the report."),),

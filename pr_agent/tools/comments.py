@@ -371,6 +371,23 @@ def handle(ctx: Context, params: FindUnresolvedCommentsInput) -> FindUnresolvedC
     )
 
 
+def _full_extras(it: dict[str, Any]) -> list[str]:
+    """What --detail full adds, shown in text too (empty for concise output, which has none of it)."""
+    out = []
+    if it.get("html_url"):
+        out.append("  link: " + terminal_field(it["html_url"]))
+    if it.get("updated_at") and it["updated_at"] != it.get("created_at"):
+        out.append("  edited: " + terminal_field(it["updated_at"]))
+    reactions = it.get("reactions") or {}
+    if reactions.get("total_count"):
+        shown = ", ".join(f"{k} {v}" for k, v in reactions.items() if k != "total_count" and v)
+        out.append("  reactions: " + terminal_field(shown))
+    if it.get("diff_hunk"):
+        hunk = it["diff_hunk"].splitlines()[-4:]
+        out += ["  │ " + terminal_field(line[:160]) for line in hunk]
+    return out
+
+
 def _warnings(fb: Feedback, ref: PRRef, coverage: list[dict[str, Any]]) -> list[FeedbackWarning]:
     out = []
     behind = [c for c in coverage if not c["covers_head"]]
@@ -403,7 +420,8 @@ def render(out: dict[str, Any]) -> str:
     s = out["summary"]
     types = ", ".join(f"{n} {t}" for t, n in s["by_type"].items()) or "nothing"
     lines = [f"{out['pr']}: {out['total_unresolved']} unresolved ({types}); "
-             f"{s['resolved_threads_skipped']} resolved threads not shown", ""]
+             f"{s['resolved_threads_skipped']} resolved thread{'' if s['resolved_threads_skipped'] == 1 else 's'} "
+             "not shown", ""]
     for w in out.get("warnings") or []:
         lines += [terminal_field(f"WARNING: {w['message']}"), terminal_field(f"  {w['suggestion']}")]
         lines += [f"  {k.split('_')[0]}: {w[k]}" for k in ("submit_command", "discard_command") if w.get(k)]
@@ -423,6 +441,7 @@ def render(out: dict[str, Any]) -> str:
             seen = f" (posted {it['seen_count']}×)" if (it.get("seen_count") or 1) > 1 else ""
             lines.append("  " + terminal_field(f"{sev}{it.get('category') or ''}: {one_line(it['title'], 120)}{seen}"))
         lines.append("  " + terminal_field(one_line(it["body"], 160)))
+        lines += _full_extras(it)
         for reply in it.get("replies", []):
             hidden = f" (hidden: {reply.get('minimized_reason') or 'minimized'})" if reply.get("is_minimized") else ""
             lines.append("  ↳ " + terminal_field(f"{reply['author']}{hidden}: {one_line(reply['body'], 140)}"))

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from pr_agent import surface
 from pr_agent.context import Context
-from pr_agent.errors import EXIT_FAILURE, EXIT_OK, EXIT_PENDING
+from pr_agent.errors import EXIT_ERROR, EXIT_FAILURE, EXIT_OK, EXIT_PENDING
 from pr_agent.merge import commands as cmd
 from pr_agent.merge.conflicts import ConflictType
 from pr_agent.merge.github import graphql_pr, poll_mergeable
@@ -213,6 +213,8 @@ def render(out: dict[str, Any]) -> str:
 
 
 def exit_code(out: dict[str, Any]) -> int:
+    if out["verdict"] == "unknown" and out["source"] == "github" and out["target_branch"] != out["github"]["base_ref"]:
+        return EXIT_ERROR  # GitHub cannot answer for another target and there is no clone: waiting will not help
     return {"clean": EXIT_OK, "conflicts": EXIT_FAILURE}.get(out["verdict"], EXIT_PENDING)
 
 
@@ -237,6 +239,7 @@ TOOL = register(Tool(
     cli_options={"target_branch": "--target"},
     render=render,
     exit_code=exit_code,
-    exit_codes_help="Exit codes: 0 no conflicts; 1 conflicts or failure; 2 invalid arguments; 4 gh not logged in; "
-    "8 unknown (GitHub still computing and no local clone to check).",
+    exit_codes_help="Exit codes: 0 no conflicts; 1 conflicts; 2 invalid arguments or PR reference; 3 error, or "
+    "--target given without a local clone (cannot be answered); 4 gh not logged in; 8 unknown (GitHub still "
+    "computing and no local clone to check).",
 ))

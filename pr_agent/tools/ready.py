@@ -207,6 +207,7 @@ TOOL = register(Tool(
     cli_help="Can the PR merge now? Every blocker and the next action.",
     render=render,
     exit_code=exit_code,
-    exit_codes_help="Exit codes: 0 ready to merge; 1 blocked, draft, conflicts or failure; 2 invalid arguments; "
+    exit_codes_help="Exit codes: 0 ready to merge; 1 blocked, draft or conflicts; 2 invalid arguments or PR "
+    "reference; 3 error (PR not found, GitHub or gh failed); "
     "4 gh not logged in; 8 pending (required checks running) or unknown (GitHub still computing).",
 ))

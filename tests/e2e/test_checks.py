@@ -113,7 +113,7 @@ def test_text_view_and_full_log_flag(agent) -> None:
     assert "● Button › renders the label passed as children" in log.stdout
     assert "\x1b" not in log.stdout and not re.search(r"^\d{4}-\d\d-\d\dT", log.stdout, re.M)
     missing = a.cli("checks", "-R", "acme/widgets", "--log", "999", env=a.env(**FAST))
-    assert missing.returncode == 1 and "not_found" in missing.stderr
+    assert missing.returncode == 3 and "not_found" in missing.stderr
 
 
 def test_full_detail_and_annotations_are_preferred(agent) -> None:
@@ -198,11 +198,11 @@ def test_new_commit_while_waiting_marks_the_results_stale(agent) -> None:
 
 def test_no_checks_yet_grace_period_then_unknown(agent) -> None:
     a = agent(no_checks_world())
-    code, out, _ = run_json(a, "--wait")
-    assert code == 0 and out["status"] == "unknown" and out["wait_info"]["ended"] == "no_checks"
+    code, out, _ = run_json(a, "--wait")  # never 0: `checks --wait && gh pr merge` must not merge
+    assert code == 5 and out["status"] == "unknown" and out["wait_info"]["ended"] == "no_checks"
     assert out["wait_info"]["polls"] >= 2 and "No CI checks" in out["instructions"]["summary"]
     code, out, _ = run_json(a)
-    assert code == 0 and out["status"] == "unknown"
+    assert code == 5 and out["status"] == "unknown"
 
 
 def test_immediate_mode_while_ci_runs(agent) -> None:

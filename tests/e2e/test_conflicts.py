@@ -84,16 +84,20 @@ def test_target_branch_and_repo_path(agent, repos: Repos, tmp_path: Path) -> Non
     code, out = run(a, "acme/widgets#21", "--repo-path", str(repos.clone), cwd=tmp_path)
     assert (code, [c["file_path"] for c in out["conflicts"]]) == (1, ["f.txt"])
     assert checkout_state(repos.clone) == before
+    # --target outside a clone cannot be answered (GitHub knows only the base): an error, not "pending" (8)
+    code, out = run(a, "acme/widgets#21", "--target", "base-25", cwd=tmp_path)
+    assert (code, out["verdict"], out["source"]) == (3, "unknown", "github")
+    assert any("--repo-path" in n for n in out["notes"]), out["notes"]
 
 
 def test_nonexistent_refs_are_errors_not_conflicts(agent, repos: Repos) -> None:
     a = agent(conflicts_world(repos, {}))
     before = checkout_state(repos.clone)
     code, out = run(a, "acme/widgets#21", "--target", "no-such-branch", cwd=repos.clone)
-    assert code == 1 and out["error"]["code"] == "ref_not_found"
+    assert code == 3 and out["error"]["code"] == "ref_not_found"
     assert out["error"]["details"]["value"] == "no-such-branch"
     code, out = run(a, "acme/widgets#26", cwd=repos.clone)  # GitHub knows PR 26; the remote has no refs/pull/26
-    assert code == 1 and out["error"]["code"] == "ref_not_found"
+    assert code == 3 and out["error"]["code"] == "ref_not_found"
     assert checkout_state(repos.clone) == before
     assert "refs/gh-pr-agent" not in checkout_state(repos.clone)["refs"]
 
@@ -113,9 +117,9 @@ def test_outside_a_clone_reports_githubs_verdict(agent, repos: Repos, tmp_path: 
 def test_explicit_repo_path_must_be_a_clone_of_the_repo(agent, repos: Repos, tmp_path: Path) -> None:
     a = agent(conflicts_world(repos, {}))
     code, out = run(a, "acme/widgets#21", "--repo-path", str(tmp_path))
-    assert code == 1 and out["error"]["code"] == "not_a_git_repository"
+    assert code == 3 and out["error"]["code"] == "not_a_git_repository"
     code, out = run(a, "acme/widgets#21", "--repo-path", str(repos.origin.parent / "seed"))
-    assert code == 1 and out["error"]["code"] == "clone_mismatch"
+    assert code == 3 and out["error"]["code"] == "clone_mismatch"
 
 
 def test_old_git_is_a_typed_error(agent, repos: Repos, tmp_path: Path) -> None:
@@ -130,7 +134,7 @@ def test_old_git_is_a_typed_error(agent, repos: Repos, tmp_path: Path) -> None:
     env["PATH"] = f"{fake}{os.pathsep}{env['PATH']}"
     proc = a.cli("conflicts", "acme/widgets#21", "--json", cwd=repos.clone, env=env)
     err = orjson.loads(proc.stdout)["error"]
-    assert proc.returncode == 1 and err["code"] == "git_too_old"
+    assert proc.returncode == 3 and err["code"] == "git_too_old"
     assert err["details"] == {"git_version": "2.37.1", "minimum": "2.38.0",
                               "feature": "listing conflicting files (git merge-tree --write-tree)"}
     assert "Upgrade git" in err["suggestion"] and err["repair"] == {"command": "git --version"}

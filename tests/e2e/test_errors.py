@@ -37,13 +37,13 @@ def test_rejected_token(agent) -> None:
 def test_gh_missing_and_too_old(agent, tmp_path: Path) -> None:
     a = agent(feedback_world())
     missing = a.cli("comments", "acme/widgets#7", "--json", env=a.env(GH_PR_AGENT_GH="", PATH="/nonexistent"))
-    assert missing.returncode == 1 and envelope(missing)["code"] == "gh_not_found"
+    assert missing.returncode == 3 and envelope(missing)["code"] == "gh_not_found"
     old = tmp_path / "old" / "gh"
     old.parent.mkdir()
     old.write_text("#!/bin/sh\necho 'gh version 2.0.0 (2021-08-23)'\n", encoding="utf-8")
     old.chmod(old.stat().st_mode | stat.S_IEXEC)
     too_old = a.cli("comments", "acme/widgets#7", "--json", env=a.env(GH_PR_AGENT_GH=str(old)))
-    assert too_old.returncode == 1 and envelope(too_old)["code"] == "gh_too_old"
+    assert too_old.returncode == 3 and envelope(too_old)["code"] == "gh_too_old"
 
     async def body(c: Any) -> Any:
         return await c.call_tool("find_unresolved_comments", {"pr": "acme/widgets#7"})
@@ -55,9 +55,9 @@ def test_gh_missing_and_too_old(agent, tmp_path: Path) -> None:
 def test_pr_and_repo_not_found(agent) -> None:
     a = agent(feedback_world())
     proc = a.cli("comments", "acme/widgets#404", "--json")
-    assert proc.returncode == 1 and envelope(proc)["code"] == "pr_not_found"
+    assert proc.returncode == 3 and envelope(proc)["code"] == "pr_not_found"
     proc = a.cli("comments", "acme/nope#1", "--json")
-    assert proc.returncode == 1 and envelope(proc)["code"] == "pr_not_found"
+    assert proc.returncode == 3 and envelope(proc)["code"] == "pr_not_found"
     proc = a.cli("comments", "what?")
     assert proc.returncode == 2 and "invalid_pr_reference" in proc.stderr
 
@@ -69,7 +69,7 @@ def test_rate_limits(agent) -> None:
     a.hub.add_fault(Fault(match="graphql", kind="primary_rate_limit", times=5))
     proc = a.cli("comments", "acme/widgets#7", "--json")
     err = envelope(proc)
-    assert proc.returncode == 1 and err["code"] == "rate_limited" and err["temporary"] is True
+    assert proc.returncode == 3 and err["code"] == "rate_limited" and err["temporary"] is True
     assert err["retry_after_ms"] and err["retry_after_ms"] > 0
 
     b = agent(feedback_world())
@@ -106,7 +106,7 @@ def test_hung_request_times_out(agent) -> None:
     a.hub.add_fault(Fault(match="graphql", kind="hang", delay_s=6, times=1))
     proc = a.cli("comments", "acme/widgets#7", "--json", env=a.env(GH_PR_AGENT_TIMEOUT="2"))
     err = envelope(proc)
-    assert proc.returncode == 1 and err["code"] == "timeout" and err["temporary"] is True
+    assert proc.returncode == 3 and err["code"] == "timeout" and err["temporary"] is True
 
 
 def test_current_branch_pr_in_a_clone(agent, tmp_path: Path) -> None:
@@ -122,4 +122,4 @@ def test_current_branch_pr_in_a_clone(agent, tmp_path: Path) -> None:
     assert a.json("comments", "8", cwd=clone)["pr"] == "acme/widgets#8"
     subprocess.run(["git", "checkout", "-q", "-b", "no-pr-here"], cwd=clone, check=True)
     proc = a.cli("comments", "--json", cwd=clone)
-    assert proc.returncode == 1 and envelope(proc)["code"] == "no_pr_for_branch"
+    assert proc.returncode == 3 and envelope(proc)["code"] == "no_pr_for_branch"

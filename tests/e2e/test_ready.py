@@ -224,4 +224,4 @@ def test_human_output_and_missing_pr(agent) -> None:
     assert proc.returncode == 1
     assert "BLOCKED" in proc.stdout and "gh pr-agent comments" in proc.stdout
     proc = a.cli("ready", "acme/widgets#404", "--json")
-    assert proc.returncode == 1 and orjson.loads(proc.stdout)["error"]["code"] == "pr_not_found"
+    assert proc.returncode == 3 and orjson.loads(proc.stdout)["error"]["code"] == "pr_not_found"

@@ -65,7 +65,7 @@ def test_upstream_still_open_is_a_typed_error_with_a_repair(agent, tmp_path: Pat
     repo = stack_b_d(tmp_path, 2)
     a = agent(repo.scenario())
     proc = a.cli("rebase-after-squash", "acme/widgets#12", "--json")
-    assert proc.returncode == 1
+    assert proc.returncode == 3
     err = __import__("json").loads(proc.stdout)["error"]
     assert err["code"] == "upstream_not_merged" and err["category"] == "logical"
     assert err["repair"] == {"command": "gh pr-agent stack 'acme/widgets#11' 'acme/widgets#12'",
@@ -78,7 +78,7 @@ def test_no_upstream_is_a_typed_error(agent, tmp_path: Path) -> None:
     repo.open_pr(30, "lonely", "main")
     a = agent(repo.scenario())
     proc = a.cli("rebase-after-squash", "acme/widgets#30")
-    assert proc.returncode == 1 and "upstream_not_found" in proc.stderr and "--upstream" in proc.stderr
+    assert proc.returncode == 3 and "upstream_not_found" in proc.stderr and "--upstream" in proc.stderr
 
 
 def test_local_branch_behind_github_is_fast_forwarded_first(agent, tmp_path: Path) -> None:

@@ -50,7 +50,7 @@ def test_identical_reply_is_not_posted_twice(agent) -> None:
     a = agent(feedback_world())
     a.hub.add_fault(fault_for(a.hub, "ResolveThread", status=502, times=1))
     first = a.cli("resolve", "acme/widgets#7", "--thread", "PRRT_outdated", "--reply", "Fixed in abc123")
-    assert first.returncode == 1 and "WAS posted" in first.stderr  # the write is never retried blindly
+    assert first.returncode == 3 and "WAS posted" in first.stderr  # the write is never retried blindly
     second = a.json("resolve", "acme/widgets#7", "--thread", "PRRT_outdated", "--reply", "Fixed in abc123")
     assert second["replied"] is False and "not posted again" in second["message"]
     bodies = [c["body"] for c in thread_of(a.hub, "PRRT_outdated")["comments"]]
@@ -69,7 +69,7 @@ def test_refusals_are_typed_and_change_nothing(agent) -> None:
     world["repositories"][0]["pull_requests"][0]["viewer_pending_review"] = True
     a = agent(world)
     pending = a.cli("resolve", "acme/widgets#7", "--thread", "PRRT_human", "--reply", "x", "--json")
-    assert pending.returncode == 1 and '"pending_review_blocks_reply"' in pending.stdout
+    assert pending.returncode == 3 and '"pending_review_blocks_reply"' in pending.stdout
     assert thread_of(a.hub, "PRRT_human")["resolved"] is False
     assert len(thread_of(a.hub, "PRRT_human")["comments"]) == 3
     details = orjson.loads(pending.stdout)["error"]["details"]
@@ -78,11 +78,11 @@ def test_refusals_are_typed_and_change_nothing(agent) -> None:
     assert not any(r["state"] == "PENDING" for r in a.hub.world.pull_request("acme/widgets", 7)["reviews"])
     assert a.json("resolve", "acme/widgets#7", "--thread", "PRRT_human", "--reply", "x")["replied"] is True
     locked = a.cli("resolve", "acme/widgets#7", "--thread", "PRRT_locked", "--reply", "done")
-    assert locked.returncode == 1 and "forbidden" in locked.stderr
+    assert locked.returncode == 3 and "forbidden" in locked.stderr
     other = a.cli("resolve", "acme/widgets#7", "--thread", "PRRT_other", "--json")
-    assert other.returncode == 1 and '"thread_not_in_pr"' in other.stdout
+    assert other.returncode == 3 and '"thread_not_in_pr"' in other.stdout
     missing = a.cli("resolve", "acme/widgets#7", "--thread", "PRRT_nope", "--json")
-    assert missing.returncode == 1 and '"thread_not_found"' in missing.stdout
+    assert missing.returncode == 3 and '"thread_not_found"' in missing.stdout
     no_id = a.cli("resolve", "acme/widgets#7")
     assert no_id.returncode == 2 and "give --thread or --comment" in no_id.stderr
 

@@ -95,7 +95,7 @@ def test_who_spoke_last_and_the_resolve_policy(agent) -> None:
     assert (items["PRRT_outdated"]["last_author"], items["PRRT_outdated"]["viewer_replied"]) == ("carol", False)
 
     refused = a.cli("resolve", "acme/widgets#7", "--thread", "PRRT_outdated", "--json")
-    assert refused.returncode == 1 and '"reviewer_spoke_last"' in refused.stdout
+    assert refused.returncode == 3 and '"reviewer_spoke_last"' in refused.stdout
     assert thread_of(a.hub, "PRRT_outdated")["resolved"] is False
     forced = a.json("resolve", "acme/widgets#7", "--thread", "PRRT_outdated", "--when-reviewer-spoke-last", "resolve")
     assert forced["ok"] and forced["last_speaker"] == {"author": "carol", "is_bot": False, "is_viewer": False}

@@ -44,7 +44,7 @@ def _dash_world() -> dict[str, Any]:
 def test_branch_names_starting_with_a_dash_are_refused(agent) -> None:
     a = agent(_dash_world())
     proc = a.cli("stack", "acme/widgets#40", "acme/widgets#41", "--json")
-    assert proc.returncode == 1
+    assert proc.returncode == 3
     err = json.loads(proc.stdout)["error"]
     assert err["code"] == "unsafe_branch_name" and err["details"]["name"] == "-rf"
     proc = a.cli("stack", "acme/widgets#40", "acme/widgets#41", "--onto-base", "--force", "--json")

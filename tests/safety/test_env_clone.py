@@ -58,7 +58,7 @@ def test_conflicts_with_old_git_is_a_typed_error(make_hub, repos: Repos, tmp_pat
     before = checkout_state(repos.clone)
     code, out = _run(a, ["conflicts", "acme/widgets#21"], repos.clone, path_first=old_git_dir(tmp_path))
     err = out["error"]
-    assert (code, err["code"], err["details"]["git_version"]) == (1, "git_too_old", "2.30.2")
+    assert (code, err["code"], err["details"]["git_version"]) == (3, "git_too_old", "2.30.2")
     assert err["repair"] == {"command": "git --version"} and "2.38" in err["suggestion"]
     assert checkout_state(repos.clone) == before
 
@@ -68,16 +68,16 @@ def test_conflicts_clone_faults(make_hub, repos: Repos, tmp_path: Path) -> None:
     plain = tmp_path / "plain"
     plain.mkdir()
     code, out = _run(a, ["conflicts", "acme/widgets#21", "--repo-path", str(plain)], tmp_path)
-    assert (code, out["error"]["code"]) == (1, "not_a_git_repository")
+    assert (code, out["error"]["code"]) == (3, "not_a_git_repository")
     code, out = _run(a, ["conflicts", "acme/widgets#21", "--repo-path", str(repos.origin.parent / "seed")], tmp_path)
-    assert (code, out["error"]["code"]) == (1, "clone_mismatch")
+    assert (code, out["error"]["code"]) == (3, "clone_mismatch")
     assert out["error"]["repair"]["command"].startswith("git -C ")
     code, out = _run(a, ["conflicts", "acme/widgets#21", "--repo-path", str(tmp_path / "nowhere")], tmp_path)
-    assert (code, out["error"]["code"]) == (1, "not_a_git_repository")
+    assert (code, out["error"]["code"]) == (3, "not_a_git_repository")
     empty = tmp_path / "empty-path"
     empty.mkdir()
     code, out = _run(a, ["conflicts", "acme/widgets#21", "--repo-path", str(repos.clone)], tmp_path, path=str(empty))
-    assert (code, out["error"]["code"]) == (1, "git_not_found") and "git-scm.com" in out["error"]["suggestion"]
+    assert (code, out["error"]["code"]) == (3, "git_not_found") and "git-scm.com" in out["error"]["suggestion"]
 
 
 @pytest.mark.parametrize("cli", ["stack", "rebase-after-squash"])

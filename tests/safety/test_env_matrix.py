@@ -104,15 +104,15 @@ CORRUPT = b'{"find_unresolved_comments.sort": "by_file", '  # cut off mid-write
 SAID = "gh auth login"
 # fault id -> (setup, expectation)
 ENV_FAULTS: dict[str, tuple[Callable[[Path], Setup], Expect]] = {
-    "gh_missing": (_gh_missing, Expect(("gh_not_found",), 1, mentions=INSTALL_URL)),
-    "gh_too_old": (_gh_too_old, Expect(("gh_too_old",), 1, repair="gh --version", mentions="2.0.0")),
-    "gh_is_not_gh": (_not_gh, Expect(("gh_not_found",), 1, mentions="GH_PR_AGENT_GH")),
+    "gh_missing": (_gh_missing, Expect(("gh_not_found",), 3, mentions=INSTALL_URL)),
+    "gh_too_old": (_gh_too_old, Expect(("gh_too_old",), 3, repair="gh --version", mentions="2.0.0")),
+    "gh_is_not_gh": (_not_gh, Expect(("gh_not_found",), 3, mentions="GH_PR_AGENT_GH")),
     "not_logged_in": (_not_logged_in, Expect(("gh_not_authenticated",), 4, repair=SAID)),
     "other_host_only": (_other_host_only, Expect(("auth_failed", "gh_not_authenticated"), 4,
                                                  repair=f"gh auth login --hostname {HOST}")),
     "not_in_a_clone": (_not_in_a_clone, Expect(("repository_not_determined",), 2, mentions="--repo")),
     "no_github_remote": (_no_github_remote, Expect(("repository_not_determined",), 2, repair="git remote -v")),
-    "corrupt_preferences": (_corrupt_prefs, Expect(("preferences_corrupt",), 1, mentions="preferences.json")),
+    "corrupt_preferences": (_corrupt_prefs, Expect(("preferences_corrupt",), 3, mentions="preferences.json")),
 }
 
 
@@ -164,7 +164,7 @@ def test_corrupt_preferences_are_reported_by_config_too(agent, tmp_path: Path) -
     env = a.env(**setup.env)
     for args in (["config", "list", "--json"], ["config", "set", "find_unresolved_comments.sort", "by_author"]):
         proc = a.cli(*args, env=env)
-        assert proc.returncode == 1 and "preferences_corrupt" in proc.stdout + proc.stderr, proc
+        assert proc.returncode == 3 and "preferences_corrupt" in proc.stdout + proc.stderr, proc
     assert (Path(env["GH_PR_AGENT_CONFIG_DIR"]) / "preferences.json").read_bytes() == CORRUPT
 
 
@@ -216,7 +216,7 @@ def test_read_only_config_dir(make_hub, tmp_path: Path, read_only_dir: Path) -> 
         assert code == case.ok_exit and "error" not in out, (case.tool, err)
     proc = agent.cli("config", "set", "find_unresolved_comments.sort", "by_author",
                      env=agent.env(GH_PR_AGENT_CONFIG_DIR=str(read_only_dir)))
-    assert proc.returncode == 1 and "preferences_unwritable" in proc.stderr, proc.stderr
+    assert proc.returncode == 3 and "preferences_unwritable" in proc.stderr, proc.stderr
     assert "GH_PR_AGENT_CONFIG_DIR" in proc.stderr
     assert sorted(p.name for p in read_only_dir.iterdir()) == ["preferences.json"]
 

@@ -86,7 +86,7 @@ def test_writes_are_not_retried_blindly_but_a_retry_is_safe(make_hub, tmp_path: 
     agent = Agent(make_hub(world("feedback")), pinned_gh(), tmp_path / "home")
     agent.hub.add_fault(Fault(match="graphql:ResolveThread", status=502, times=1))
     first = agent.cli("resolve", "acme/widgets#7", "--thread", "PRRT_human", "--json")
-    assert first.returncode == 1 and orjson.loads(first.stdout)["error"]["code"] == "server_error"
+    assert first.returncode == 3 and orjson.loads(first.stdout)["error"]["code"] == "server_error"
     mutations = [r for r in agent.hub.requests if r.operation == "ResolveThread"]
     assert len(mutations) == 1  # the failed write was not re-sent
     again = agent.json("resolve", "acme/widgets#7", "--thread", "PRRT_human")
@@ -101,6 +101,6 @@ def test_a_lost_write_answer_is_not_retried(make_hub, tmp_path: Path) -> None:
     agent.hub.add_fault(Fault(match="graphql:ResolveThread", kind="disconnect", times=1))
     first = agent.cli("resolve", "acme/widgets#7", "--thread", "PRRT_human", "--json")
     err = orjson.loads(first.stdout)["error"]
-    assert first.returncode == 1 and err["code"] == "network_error" and err["temporary"] is True
+    assert first.returncode == 3 and err["code"] == "network_error" and err["temporary"] is True
     assert len([r for r in agent.hub.requests if r.operation == "ResolveThread"]) == 1
     assert agent.json("resolve", "acme/widgets#7", "--thread", "PRRT_human")["ok"] is True

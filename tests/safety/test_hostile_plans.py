@@ -94,7 +94,7 @@ def test_restack_plans_get_exactly_the_intended_argv(make_hub, tmp_path: Path, h
         if gh_sanitised(b) != b and args[0] == "rebase-after-squash":
             # gh rewrites control characters in API answers, so the base branch GitHub names is not a head any
             # PR has: the upstream PR cannot be found — a typed error, never a plan for the wrong branch
-            assert (proc.returncode, out["error"]["code"]) == (1, "upstream_not_found"), out
+            assert (proc.returncode, out["error"]["code"]) == (3, "upstream_not_found"), out
             continue
         assert proc.returncode == 0, proc.stderr
         commands = [c["command"] for c in out["commands"]]
@@ -123,7 +123,7 @@ def test_any_branch_name_github_serves(make_hub, tmp_path: Path, name: str) -> N
     assert "Traceback" not in proc.stderr
     out = orjson.loads(proc.stdout)
     if name.startswith("-") or "\n" in name:
-        assert proc.returncode == 1 and out["error"]["code"] == "unsafe_branch_name", out
+        assert proc.returncode == 3 and out["error"]["code"] == "unsafe_branch_name", out
         assert "no command was generated" in out["error"]["suggestion"]
         return
     assert proc.returncode == 0, out

@@ -56,8 +56,8 @@ def test_secondary_rate_limit(status: int) -> None:
 
 
 @pytest.mark.parametrize(("status", "code", "exit_code"), [
-    (401, "auth_failed", 4), (403, "forbidden", 1), (404, "not_found", 1), (422, "validation_failed", 1),
-    (500, "server_error", 1), (502, "server_error", 1), (418, "gh_failed", 1)])
+    (401, "auth_failed", 4), (403, "forbidden", 3), (404, "not_found", 3), (422, "validation_failed", 3),
+    (500, "server_error", 3), (502, "server_error", 3), (418, "gh_failed", 3)])
 def test_status_mapping(status: int, code: str, exit_code: int) -> None:
     err = err_of(status, {}, {"message": "m"})
     assert (err.code, err.exit_code) == (code, exit_code)

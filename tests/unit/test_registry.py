@@ -115,6 +115,11 @@ def test_error_codes_are_well_formed() -> None:
         assert code.islower() and " " not in code
         assert category in ("user", "api", "logical")
         assert isinstance(temporary, bool)
-        assert exit_code in (1, 2, 4) or (code, exit_code) == ("wait_timeout", 8)  # waited out: still pending
+        # an error is never 1 (a negative answer) nor 0: a script can tell "the check failed" from "no answer"
+        assert exit_code in (2, 3, 4) or (code, exit_code) in (("wait_timeout", 8), ("cancelled", 130))
+        assert (exit_code == 2) == (category == "user" and code in (
+            "invalid_arguments", "invalid_pr_reference", "repository_not_determined", "invalid_cursor",
+            "cursor_mismatch", "cursor_expired", "invalid_preference", "invalid_environment", "file_not_found",
+            "untrusted_host"))
     with pytest.raises(ValueError):
         PrAgentError("no_such_code", "x", suggestion="y")

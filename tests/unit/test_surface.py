@@ -115,3 +115,13 @@ def test_plain_commands_are_the_same_on_both_faces() -> None:
         command_repair("gh pr list")  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         surface.run(["git", "a\0b"])
+
+
+def test_previews_end_on_a_whole_word() -> None:
+    from pr_agent.textsafe import one_line
+
+    text = "Please handle the missing-header case before merging; see the inline comments for details."
+    cut = one_line(text, 40)
+    assert cut.endswith("…") and len(cut) <= 40
+    assert text.startswith(cut[:-1]) and text[len(cut) - 1] == " "  # the next character starts a new word
+    assert one_line("x" * 50, 10) == "x" * 9 + "…"  # one long word: cut where it must

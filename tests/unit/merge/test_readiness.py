@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from pr_agent.errors import PrAgentError
 from pr_agent.merge.github import MAX_EXTRA_PAGES, ReadinessFacts, _capped, _more_pages, poll_delays
 from pr_agent.merge.readiness import assess
 from pr_agent.merge.rules import requirements, rules_from_graphql
@@ -101,7 +104,9 @@ def test_requirements_from_every_source() -> None:
 def test_poll_delays_follow_the_budget() -> None:
     assert poll_delays({}) == [1.0, 2.0, 3.0, 4.0]
     assert sum(poll_delays({"GH_PR_AGENT_MERGEABLE_WAIT": "0.5"})) == 0.5
-    assert poll_delays({"GH_PR_AGENT_MERGEABLE_WAIT": "nonsense"}) == [1.0, 2.0, 3.0, 4.0]
+    with pytest.raises(PrAgentError) as bad:  # a typed error naming the variable, not a silent default
+        poll_delays({"GH_PR_AGENT_MERGEABLE_WAIT": "nonsense"})
+    assert bad.value.code == "invalid_environment" and "GH_PR_AGENT_MERGEABLE_WAIT" in bad.value.message
 
 
 def test_graphql_rules_read_as_the_rest_rule_objects() -> None:

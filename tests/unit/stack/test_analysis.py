@@ -126,7 +126,7 @@ def test_branch_kept_child_still_on_old_base_is_retargeted_after_the_push(tmp_pa
     assert a.relation == "direct" and a.retarget_to == "main" and a.needs_rebase
     cmds = commands(a)
     assert cmds[-2] == "gh api --method PATCH repos/acme/widgets/pulls/12 -f base=main --silent"
-    assert cmds[-1] == "gh pr-agent checks 12 --repo acme/widgets --wait"
+    assert cmds[-1] == "gh pr-agent checks 'acme/widgets#12' --wait"
     assert "Then point #12 at main" in a.reason
 
 
