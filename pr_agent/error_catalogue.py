@@ -16,7 +16,7 @@ COMMON = ("invalid_arguments", "invalid_pr_reference", "repository_not_determine
           "detached_head", "not_a_git_repository", "gh_not_found", "gh_too_old", "gh_not_authenticated",
           "auth_failed", "pr_not_found", "repository_not_found", "forbidden", "rate_limited", "server_error",
           "network_error", "timeout", "graphql_error", "unexpected_response", "gh_failed", "preferences_corrupt",
-          "invalid_preference", "untrusted_host", "cancelled", "internal_error")
+          "invalid_preference", "invalid_environment", "untrusted_host", "cancelled", "internal_error")
 PAGED = ("invalid_cursor", "cursor_mismatch", "cursor_expired")
 GIT = ("git_not_found", "git_too_old", "git_failed", "clone_mismatch", "ref_not_found")
 
