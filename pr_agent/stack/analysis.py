@@ -215,7 +215,7 @@ def _descendants(a: Analysis, above: list[tuple[Pull, Pull]], clone: Clone | Non
         if clone:
             clone.ensure([child.head_oid])
         old = discovery.child_old_base(parent, child, clone)
-        out.append(Restack(child, parent.head_ref, f"{parent.head_ref} (just restacked)", old))
+        out.append(Restack(child, shell.head_ref(parent.head_ref), f"{parent.head_ref} (just restacked)", old))
         moved.add(child.number)
     return out
 

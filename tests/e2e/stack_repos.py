@@ -74,10 +74,15 @@ class StackRepo:
         self.a("checkout", "-q", *(["-b", branch, start] if start else [branch]))
 
     def push(self, *branches: str) -> None:
-        self.a("push", "-q", "--force", "origin", *(f"{b}:refs/heads/{b}" for b in branches))
+        # full refspecs: a branch named `+main` is pushed as `refs/heads/+main`, never read as "force-push main"
+        self.a("push", "-q", "--force", "origin", *(f"refs/heads/{b}:refs/heads/{b}" for b in branches))
 
     def delete_remote(self, branch: str) -> None:
         self.a("push", "-q", "origin", f":refs/heads/{branch}")
+
+    @staticmethod
+    def _is_oid(text: str) -> bool:
+        return len(text) == 40 and all(c in "0123456789abcdef" for c in text)
 
     def tip(self, branch: str, where: Path | None = None) -> str:
         return self.git(where or self.origin, "rev-parse", f"refs/heads/{branch}")
@@ -94,7 +99,7 @@ class StackRepo:
     def branch_commits(self, branch: str, start: str, n: int, path: str, prefix: str) -> list[str]:
         """`n` commits on a new branch, each rewriting the same file (so replaying them onto a squash of
         them conflicts, as it does for real)."""
-        self.checkout(branch, start)
+        self.checkout(branch, start if self._is_oid(start) else f"refs/heads/{start}")
         oids = []
         for i in range(1, n + 1):
             text = "".join(f"{prefix} {j}\n" for j in range(1, i + 1))
@@ -140,7 +145,7 @@ class StackRepo:
     def squash_merge(self, number: int, into: str = "main", delete: bool = True) -> str:
         pr = self.prs[number]
         self.checkout(into)
-        self.a("merge", "-q", "--squash", pr["head_ref"])
+        self.a("merge", "-q", "--squash", f"refs/heads/{pr['head_ref']}")
         oid = self.commit(f"{pr['title']} (#{number})")
         self._merged(number, into, oid, delete)
         return oid
@@ -149,14 +154,14 @@ class StackRepo:
         pr = self.prs[number]
         self.checkout(into)
         self.a("merge", "-q", "--no-ff", "-m", f"Merge pull request #{number} from acme/{pr['head_ref']}",
-               pr["head_ref"])
+               f"refs/heads/{pr['head_ref']}")
         oid = self.a("rev-parse", "HEAD")
         self._merged(number, into, oid, delete)
         return oid
 
     def rebase_merge(self, number: int, into: str = "main", delete: bool = True) -> str:
         pr = self.prs[number]
-        self.a("checkout", "-q", "-B", "landing", pr["head_ref"])
+        self.a("checkout", "-q", "-B", "landing", f"refs/heads/{pr['head_ref']}")
         self.a("rebase", "-q", "--force-rebase", into)  # new committer, same authors/dates/messages
         self.checkout(into)
         self.a("merge", "-q", "--ff-only", "landing")
