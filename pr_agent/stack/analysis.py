@@ -64,6 +64,7 @@ class Analysis:
     warnings: list[str] = field(default_factory=list)
     risk: Risk = "low"
     reason: str = ""
+    tip: str = ""  # the new base's commit
 
     @property
     def in_clone(self) -> bool:
@@ -93,7 +94,7 @@ def _analyze(ctx: Context, src: StackSource, base: Pull, dep: Pull, opts: Option
     default = src.default_branch or "main"
     clone = Clone.detect(ctx.git, dep.ref, ctx.env)
     if clone:
-        clone.ensure([dep.head_oid, base.head_oid, base.merge_commit, *base.former_heads()])
+        clone.ensure([dep.head_oid, base.merge_commit, *discovery.base_versions(base)])
     rel = discovery.relation(base, dep, clone)
     below = discovery.ancestors(src, base, default)
     above = discovery.descendants(src, dep) if dep.is_open else []
@@ -112,6 +113,7 @@ def _analyze(ctx: Context, src: StackSource, base: Pull, dep: Pull, opts: Option
                            f"{default!r}).", details={"field": "onto_base", "value": target})
     if clone:
         clone.ensure([tip])
+    a.tip = tip
     a.old = discovery.old_base(base, dep.head_oid, dep, clone)
     if base.is_merged and base.merge_commit:
         a.merge = detect_api(base, src.history)
@@ -189,7 +191,7 @@ def _regular_valid(a: Analysis, clone: Clone | None, tip: str, moving_off: bool)
     if not old.oid:
         return True
     if base.is_open and not moving_off:
-        if old.how == "former_head":
+        if old.how in ("former_head", "former_version", "same_patch", "ambiguous"):
             return False
         if clone and clone.has(tip) and clone.has(old.oid):
             return bool(clone.is_ancestor(old.oid, tip))
@@ -279,6 +281,8 @@ def _risk(a: Analysis, clone: Clone | None, restacks: list[Restack]) -> Risk:
     if any(r.conflicts for r in restacks) or any(r.local and r.local.state == "diverged" for r in restacks):
         return "high"
     if a.strategy.recommended == "regular" and not a.strategy.regular_is_exact:
+        return "high"
+    if a.old.how == "ambiguous":
         return "high"
     if clone is None or a.old.how in ("fork_point", "assumed") or (a.merge and a.merge.method == "unknown"):
         return "medium"

@@ -121,6 +121,24 @@ class StackRepo:
         pr.update(head_sha=self.tip(head), base_sha=self.tip(base),
                   commits=self.log_range(f"refs/heads/{base}..refs/heads/{head}"))
 
+    def force_push(self, number: int, keep: list[str], onto: str | None = None) -> tuple[str, str]:
+        """The author rewrites PR `number`'s branch: it becomes `onto` (default: the PR's fork point) plus the
+        commits `keep` cherry-picked in that order (dropping, reordering or rebasing the others), force-pushed.
+        GitHub records a HeadRefForcePushedEvent with the before/after heads and keeps the old commits (here
+        under refs/pull-history/, so the scenario still lists them)."""
+        pr = self.prs[number]
+        head, before = pr["head_ref"], self.tip(pr["head_ref"])
+        self.git(self.origin, "update-ref", f"refs/pull-history/{number}/{before}", before)
+        start = onto or self.git(self.origin, "merge-base", f"refs/heads/{pr['base_ref']}", before)
+        self.a("checkout", "-q", "-B", head, start)
+        for oid in keep:
+            self.a("cherry-pick", "--allow-empty", "--keep-redundant-commits", oid)
+        self.push(head)
+        after = self.tip(head)
+        pr.setdefault("timeline", []).append({"type": "head_ref_force_pushed", "before": before, "after": after})
+        self.refresh_pr(number)
+        return before, after
+
     def user_clone(self, *branches: str, checkout: str | None = None) -> Path:
         """The user's clone as of now, with local branches for `branches`."""
         url = f"file://{self.origin}"
