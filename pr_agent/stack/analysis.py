@@ -115,6 +115,19 @@ def _analyze(ctx: Context, src: StackSource, base: Pull, dep: Pull, opts: Option
         clone.ensure([tip])
     a.tip = tip
     a.old = discovery.old_base(base, dep.head_oid, dep, clone)
+    middle = discovery.carried_merged(src, dep) if base.is_open and not moving_off else None
+    if middle is not None and middle.base_ref == base.head_ref:
+        # a PR between the two was merged into base's branch (squash or rebase: new commits there) and dep was
+        # retargeted onto base: dep's own work starts after that PR's last head, not at base's old head
+        if clone:
+            clone.ensure([middle.merge_commit, *discovery.base_versions(middle)])
+        carried = discovery.old_base(middle, dep.head_oid, dep, clone)
+        if carried.oid:
+            a.old = discovery.OldBase(carried.oid, "former_head" if carried.how == "head" else carried.how,
+                                      carried.candidates)
+            a.warnings.append(f"#{middle.number} (between #{base.number} and #{dep.number}) was merged into "
+                              f"{base.head_ref}; #{dep.number} still carries its original commits, so its own work "
+                              f"starts after {carried.oid[:12]}.")
     if base.is_merged and base.merge_commit:
         a.merge = detect_api(base, src.history)
         if clone:

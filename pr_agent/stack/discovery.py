@@ -255,10 +255,24 @@ def find_upstream(src: StackSource, dep: Pull, default_branch: str) -> Pull | No
     return src.complete(found) if found is not None and found.is_merged else found
 
 
+def carried_merged(src: StackSource, dep: Pull) -> Pull | None:
+    """A merged former base whose commits the dependent still carries (its listed commits contain a version of
+    that PR's head, or start from one): GitHub retargeted the dependent when that PR's branch was deleted, but the
+    replay must still skip that PR's original commits. Newest base change first."""
+    listed = dep.commit_oids | ({dep.fork_point} if dep.fork_point else set())
+    for name in dep.former_bases():
+        for p in src.by_head(name, detail=True):
+            if p.number != dep.number and p.is_merged and listed & set(base_versions(p)):
+                return p
+    return None
+
+
 def _upstream(src: StackSource, dep: Pull, default_branch: str) -> Pull | None:
     if dep.base_ref and dep.base_ref != default_branch:
         prs = [p for p in src.by_head(dep.base_ref, detail=True) if p.number != dep.number]
         found = next((p for p in prs if p.is_open), None) or next((p for p in prs if p.is_merged), None)
+        if found and found.is_open:  # retargeted onto an open PR: the merged former base below it comes first
+            found = carried_merged(src, dep) or found
         if found:
             return found
     for name in dep.former_bases():
