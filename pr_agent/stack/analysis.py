@@ -114,7 +114,7 @@ def _analyze(ctx: Context, src: StackSource, base: Pull, dep: Pull, opts: Option
     if clone:
         clone.ensure([tip])
     a.tip = tip
-    a.old = discovery.old_base(base, dep.head_oid, dep, clone)
+    a.old = discovery.old_base(base, dep.head_oid, dep, clone, tip)
     middle = discovery.carried_merged(src, dep) if base.is_open and not moving_off else None
     if middle is not None and middle.base_ref == base.head_ref:
         # a PR between the two was merged into base's branch (squash or rebase: new commits there) and dep was
@@ -190,7 +190,13 @@ def _needs_rebase(a: Analysis, clone: Clone | None, tip: str, moving_off: bool) 
         return not (base.head_oid in dep.commit_oids or dep.fork_point == base.head_oid)
     if base.is_merged and base.merge_commit:
         if local and clone and clone.has(base.merge_commit):
-            return not clone.is_ancestor(base.merge_commit, dep.head_oid)
+            if not clone.is_ancestor(base.merge_commit, dep.head_oid):
+                return True
+            # the landed commit is in (e.g. "Update branch" merged the default branch in) — after a squash or
+            # rebase merge the base's original commits may still be there too: they must go
+            method = a.merge.method if a.merge else "unknown"
+            return method != "merge" and bool(a.old.oid) and bool(clone.is_ancestor(a.old.oid, dep.head_oid)) \
+                and not clone.is_ancestor(a.old.oid, base.merge_commit)
         return (base.head_oid in dep.commit_oids or dep.fork_point == base.head_oid
                 or dep.fork_point in base.commit_oids or bool(base.commit_oids & dep.commit_oids))
     if local and clone and a.old.oid:

@@ -76,7 +76,8 @@ def base_versions(base: Pull) -> list[str]:
     return [o for o in dict.fromkeys(out) if o]
 
 
-def old_base(base: Pull, dep_head: str, dep: Pull | None, clone: Clone | None) -> OldBase:
+def old_base(base: Pull, dep_head: str, dep: Pull | None, clone: Clone | None,
+             target_tip: str | None = None) -> OldBase:
     """The last commit of `base` that the dependent branch contains: the exclusive end of the replay range.
 
     In a clone: the highest of the merge-bases of the dependent's head with every known version of the base
@@ -86,7 +87,7 @@ def old_base(base: Pull, dep_head: str, dep: Pull | None, clone: Clone | None) -
     dependent's commits list it; else the fork point, unless the base was rewritten (``ambiguous``)."""
     versions = base_versions(base)
     if clone and clone.has(dep_head):
-        return _in_clone(base, dep_head, clone, versions)
+        return _in_clone(base, dep_head, clone, versions, target_tip)
     listed = dep.commit_oids if dep else set()
     fork_point = dep.fork_point if dep else None
     for oid in versions:
@@ -109,7 +110,7 @@ def _ambiguous_listed(dep: Pull) -> OldBase:
     return OldBase(points[-1] if points else None, "ambiguous", cands)
 
 
-def _in_clone(base: Pull, dep_head: str, clone: Clone, versions: list[str]) -> OldBase:
+def _in_clone(base: Pull, dep_head: str, clone: Clone, versions: list[str], target_tip: str | None) -> OldBase:
     known = [v for v in versions if clone.has(v)]
     points: list[str] = []
     for v in known:
@@ -118,6 +119,11 @@ def _in_clone(base: Pull, dep_head: str, clone: Clone, versions: list[str]) -> O
             points.append(mb)
     if not points:
         return OldBase(None, "none")
+    if target_tip and clone.has(target_tip) and len(points) > 1:
+        # a merge-base that the new base already contains (the dependent merged the default branch in, or the base
+        # was rebased onto it) pins nothing: the rebase onto the new base leaves those commits out anyway
+        specific = [p for p in points if not clone.is_ancestor(p, target_tip)]
+        points = specific or points
     tops = [p for p in points if all(q == p or clone.is_ancestor(q, p) for q in points)]
     if not tops:  # candidates not in one line of history: the facts cannot pin the boundary
         cands = tuple((p, _replayed(clone, p, dep_head)) for p in points)

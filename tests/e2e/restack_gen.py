@@ -215,6 +215,17 @@ def build(root: Path, seed: int) -> World:
         else:
             s.append(f"#11 {merge}-merged, branch kept")
         new_base = "refs/heads/main"
+    if merge in ("squash", "rebase") and r.random() < 0.3:  # "Update branch": #12 merges main into itself
+        g.w("checkout", "-q", "-B", "feature-d", own[-1])
+        merged_in = subprocess.run(["git", "merge", "-q", "--no-ff", "-m", "Merge branch 'main' into feature-d",
+                                    "main"], cwd=g.work, capture_output=True, env=g.env(), check=False)
+        if merged_in.returncode == 0:  # GitHub's button only offers a clean update
+            own.append(g.commit(f"d{nd + 1}", {f"d{nd + 1}.txt": "after the update\n"}))
+            g.push("feature-d")
+            g.git(g.origin, "update-ref", "refs/pull/12/head", own[-1])
+            s.append("#12 merged main into itself, then one more commit")
+        else:
+            g.w("merge", "--abort")
     dep_tip = g.tip(f"refs/heads/{dep_base}") if dep_base == "main" else head_b
     dep = _pull(g, 12, "feature-d", dep_base, own[-1], dep_tip, events=dep_events)
     if not early_clone:
