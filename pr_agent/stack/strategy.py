@@ -153,11 +153,14 @@ def describe_changes(a: Analysis, above: list[tuple[Pull, Pull]], src: StackSour
     if moved:
         out.append(", ".join(f"#{c.number}" for c in moved) + f" (stacked on #{dep.number}) "
                    + ("is" if len(moved) == 1 else "are") + " restacked too, each onto its freshly rebased parent.")
-    if base.is_open and base.head_ref:
+    if base.head_ref and not base.head_branch_deleted:
         others = [p for p in src.children(base.head_ref) if p.number != dep.number]
-        if others:
+        if others:  # siblings: named, and each with the command that restacks it
             out.append("Also stacked on #" + str(base.number) + ": " + ", ".join(f"#{p.number}" for p in others)
                        + " (call the tool for each).")
+            out.append("Restack commands for them: " + "; ".join(
+                shell.join(["gh", "pr-agent", "stack", base.ref.qualified, p.ref.qualified]) for p in others[:10])
+                + ("; …" if len(others) > 10 else "") + ".")
     for pull, role in a.chain:
         if role == "below" and pull.is_merged and base.is_open and base.base_ref == pull.head_ref:
             out.append(f"#{pull.number} below #{base.number} was merged while #{base.number} still targets "
