@@ -192,7 +192,10 @@ def cli() -> None:
 def mcp(read_only: bool, tool_list: str | None) -> None:
     """Serve the tools over MCP on stdin/stdout (register `gh pr-agent mcp` in your agent)."""
     selected = select_tools(read_only, tool_list)
+    from pr_agent import surface
     from pr_agent.mcp_server import serve
+
+    surface.set_face("mcp")  # from here on, every message speaks MCP: tool calls and argument names
 
     serve(selected, {"read_only": read_only, "tools": sorted(selected)})
 
@@ -305,4 +308,7 @@ _offline_commands()
 
 
 def main() -> None:
+    from pr_agent import surface
+
+    surface.set_face("cli")  # messages name commands and flags; `mcp` switches to tool calls
     cli.main(prog_name="gh pr-agent")

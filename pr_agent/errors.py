@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from pr_agent import surface
+
 Category = Literal["user", "api", "logical"]
 
 # Exit codes follow gh: 0 ok, 1 failure or negative verdict, 2 usage, 4 auth, 8 pending.
@@ -55,6 +57,7 @@ CODES: dict[str, tuple[Category, bool, int]] = {
     "timeout": ("api", True, EXIT_FAILURE),
     "graphql_error": ("api", False, EXIT_FAILURE),
     "validation_failed": ("api", False, EXIT_FAILURE),
+    "log_expired": ("api", False, EXIT_FAILURE),
     "unexpected_response": ("api", True, EXIT_FAILURE),
     "gh_failed": ("api", False, EXIT_FAILURE),
     # a state problem
@@ -84,7 +87,7 @@ class PrAgentError(Exception):
         suggestion: str,
         details: dict[str, Any] | None = None,
         retry_after_ms: int | None = None,
-        repair: dict[str, Any] | None = None,
+        repair: surface.Step | dict[str, Any] | None = None,
         temporary: bool | None = None,
     ) -> None:
         if code not in CODES:
@@ -98,7 +101,16 @@ class PrAgentError(Exception):
         self.suggestion = suggestion
         self.temporary = default_temporary if temporary is None else temporary
         self.retry_after_ms = retry_after_ms
-        self.repair = repair
+        self.step = _as_step(repair)
+
+    @property
+    def repair(self) -> dict[str, Any] | None:
+        """The repair as the current face speaks it (see :func:`pr_agent.surface.repair`)."""
+        return None if self.step is None else surface.repair(self.step)
+
+    @repair.setter
+    def repair(self, value: surface.Step | dict[str, Any] | None) -> None:
+        self.step = _as_step(value)
 
     @property
     def exit_code(self) -> int:
@@ -123,20 +135,37 @@ class PrAgentError(Exception):
         lines = [f"error [{self.code}]: {self.message}", f"  hint: {self.suggestion}"]
         if self.retry_after_ms is not None:
             lines.append(f"  retry after: {self.retry_after_ms / 1000:.1f}s")
-        if self.repair:
-            if "command" in self.repair:
-                lines.append(f"  try: {self.repair['command']}")
-            elif "tool" in self.repair:
-                lines.append(f"  try: call {self.repair['tool']} with {self.repair.get('arguments')}")
+        if self.step is not None:
+            lines.append(f"  try: {surface.show(self.step)}")
+            if self.step.why:
+                lines.append(f"       {self.step.why}")
         return "\n".join(lines)
 
     def __repr__(self) -> str:
         return f"PrAgentError({self.code!r}, {self.message!r})"
 
 
-def command_repair(command: str) -> dict[str, Any]:
-    return {"command": command}
+def _as_step(repair: surface.Step | dict[str, Any] | None) -> surface.Step | None:
+    if repair is None or isinstance(repair, surface.Step):
+        return repair
+    if "tool" in repair:
+        return surface.call(repair["tool"], repair.get("arguments") or {},
+                            needs_input=repair.get("needs_input") or (), why=repair.get("next_step") or "")
+    if "argv" in repair:
+        return surface.run(repair["argv"], why=repair.get("next_step") or "")
+    import shlex  # a legacy {"command": "…"} built by hand: parsed back into its words
+
+    return surface.run(shlex.split(repair["command"]), why=repair.get("next_step") or "")
 
 
-def tool_repair(tool: str, arguments: dict[str, Any], next_step: str) -> dict[str, Any]:
-    return {"tool": tool, "arguments": arguments, "next_step": next_step}
+def command_repair(argv: list[str], why: str = "") -> surface.Step:
+    """Run a plain gh/git command (argv, every word data)."""
+    if isinstance(argv, str):
+        raise TypeError("command_repair takes an argv list, not a command line")
+    return surface.run(argv, why=why)
+
+
+def tool_repair(tool: str, arguments: dict[str, Any], next_step: str, *,
+                needs_input: tuple[str, ...] = ()) -> surface.Step:
+    """Call one of our tools; the fields the agent must write go in ``needs_input``, never as a value."""
+    return surface.call(tool, arguments, needs_input=needs_input, why=next_step)

@@ -33,6 +33,7 @@ from pr_agent.ghwire import (
     process_error,
     raise_graphql_errors,
 )
+from pr_agent.shellcmd import command
 
 MIN_GH_VERSION = (2, 23, 0)
 INSTALL_URL = "https://github.com/cli/cli#installation"
@@ -100,7 +101,7 @@ def check_gh(env: dict[str, str]) -> GhVersion:
                 f"gh {'.'.join(map(str, version))} is too old; gh-pr-agent needs gh {need} or newer.",
                 suggestion=f"Upgrade gh ({INSTALL_URL}).",
                 details={"path": path, "version": ".".join(map(str, version)), "minimum": need},
-                repair=command_repair("gh --version"),
+                repair=command_repair(["gh", "--version"]),
             )
         _version_cache[path] = GhVersion(path, version)
         return _version_cache[path]
@@ -262,8 +263,9 @@ class Gh:
             except PrAgentError as err:
                 if host and err.code in ("auth_failed", "gh_not_authenticated"):
                     err.details["host"] = host
-                    err.repair = command_repair(f"gh auth login --hostname {host}")
-                    err.suggestion = f"Log in to {host} with `gh auth login --hostname {host}` (or set a token)."
+                    err.repair = command_repair(["gh", "auth", "login", "--hostname", host])
+                    login = command(["gh", "auth", "login", "--hostname", host])
+                    err.suggestion = f"Log in to {host} with `{login}` (or set a token)."
                 wait = self._retry_wait(err, attempt) if idempotent else None
                 if wait is None:
                     raise

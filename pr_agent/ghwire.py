@@ -14,6 +14,7 @@ from typing import Any
 
 import orjson
 
+from pr_agent import surface
 from pr_agent.errors import PrAgentError, command_repair
 
 _UNPARSED: Any = object()
@@ -128,7 +129,7 @@ def process_error(proc: subprocess.CompletedProcess[bytes], what: str) -> PrAgen
             "gh is not logged in to GitHub.",
             suggestion="Run `gh auth login` (or set GH_TOKEN), then retry.",
             details={"gh_stderr": err[:500]},
-            repair=command_repair("gh auth login"),
+            repair=command_repair(["gh", "auth", "login"]),
         )
     low = err.lower()
     if "unexpected end of json input" in low or "invalid character" in low:
@@ -140,7 +141,9 @@ def process_error(proc: subprocess.CompletedProcess[bytes], what: str) -> PrAgen
                             suggestion="Check the network connection and retry.",
                             details={"gh_stderr": err[:500]})
     return PrAgentError("gh_failed", f"gh failed for {what} (exit {proc.returncode}): {err[:300]}",
-                        suggestion="Run with GH_PR_AGENT_DEBUG=1 to see the gh call.",
+                        suggestion=surface.text(surface.face(
+                            cli="Run with GH_PR_AGENT_DEBUG=1 to see the gh call.",
+                            mcp="The server's stderr log shows the gh call when debugging is on.")),
                         details={"exit_code": proc.returncode, "gh_stderr": err[:500]})
 
 
@@ -163,11 +166,11 @@ def http_error(status: int, headers: dict[str, str], body: bytes, what: str) -> 
         return PrAgentError("forbidden", f"GitHub refused {what}: {msg}.",
                             suggestion="Check that your gh login has access (`gh auth status`); "
                             "you may need more scopes or repository permissions.",
-                            details=details, repair=command_repair("gh auth status"))
+                            details=details, repair=command_repair(["gh", "auth", "status"]))
     if status == 401:
         return PrAgentError("auth_failed", f"GitHub rejected gh's credentials ({msg}).",
                             suggestion="Log in again with `gh auth login` or refresh GH_TOKEN.",
-                            details=details, repair=command_repair("gh auth login"))
+                            details=details, repair=command_repair(["gh", "auth", "login"]))
     if status == 404:
         return PrAgentError("not_found", f"GitHub says {what} does not exist or is not visible to you.",
                             suggestion="Check the repository and number, and that your gh login can see it.",
@@ -240,10 +243,11 @@ def raise_graphql_errors(headers: dict[str, str], body: bytes, what: str, tolera
     if etype in ("FORBIDDEN", "INSUFFICIENT_SCOPES"):
         raise PrAgentError("forbidden", message, suggestion="Your gh login lacks the permission or scope "
                            "for this; check `gh auth status`.", details=details,
-                           repair=command_repair("gh auth status"))
+                           repair=command_repair(["gh", "auth", "status"]))
     raise PrAgentError("graphql_error", f"GitHub's GraphQL API returned an error: {message}",
-                       suggestion="Read details.graphql_errors; if it persists, report it with "
-                       "GH_PR_AGENT_DEBUG=1 output.", details=details)
+                       suggestion=surface.text("Read details.graphql_errors; if it persists, report it",
+                                                surface.face(cli=" with GH_PR_AGENT_DEBUG=1 output.", mcp=".")),
+                       details=details)
 
 
 def iter_nodes(conn: dict[str, Any] | None) -> Iterator[dict[str, Any]]:

@@ -14,8 +14,10 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from pr_agent.errors import PrAgentError
+from pr_agent import surface
+from pr_agent.errors import PrAgentError, command_repair
 
+_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+")
 
 @dataclass(frozen=True)
 class GitResult:
@@ -67,7 +69,8 @@ class Git:
     def not_a_repo(self) -> PrAgentError:
         return PrAgentError(
             "not_a_git_repository", f"{self.cwd} is not inside a git repository.",
-            suggestion="Run inside a clone, or name the PR fully (owner/repo#123) or pass --repo OWNER/REPO.",
+            suggestion=surface.text("Run inside a clone, or name the PR fully (owner/repo#123)",
+                                    surface.face(cli=" or pass --repo OWNER/REPO.", mcp=".")),
             details={"path": str(self.cwd)})
 
     def is_repo(self) -> bool:
@@ -117,7 +120,7 @@ class Git:
                 suggestion=f"Upgrade git to {need} or newer (https://git-scm.com/downloads), then run the same "
                 "command again.",
                 details={"git_version": ".".join(map(str, have)), "minimum": need, "feature": feature},
-                repair={"command": "git --version"})
+                repair=command_repair(["git", "--version"]))
         return have
 
     def rev_parse_commit(self, rev: str) -> str | None:
@@ -202,6 +205,20 @@ class Git:
     def count(self, *revs: str) -> int | None:
         res = self.call("rev-list", "--count", *revs, "--")
         return int(res.stdout.strip()) if res.returncode == 0 and res.stdout.strip().isdigit() else None
+
+    def old_side_hunks(self, old: str, new: str, path: str) -> list[tuple[int, int]] | None:
+        """Line ranges of ``path`` at ``old`` that changed by ``new`` (a pure insertion after line n is
+        (n, n+1)); None when git cannot tell (a commit missing, not a repository)."""
+        res = self.call("diff", "--no-ext-diff", "--no-color", "-U0", old, new, "--", path)
+        if res.returncode != 0:
+            return None
+        out = []
+        for line in res.stdout.split("\n"):
+            m = _HUNK.match(line)
+            if m:
+                start, count = int(m.group(1)), int(m.group(2) if m.group(2) is not None else 1)
+                out.append((start, start + 1) if count == 0 else (start, start + count - 1))
+        return out
 
     def changed_files(self, old: str, new: str) -> list[str]:
         res = self.call("diff", "--no-ext-diff", "--name-only", "-z", old, new, "--")

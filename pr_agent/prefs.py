@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from pr_agent import cli_table
+from pr_agent import cli_table, surface
 from pr_agent.errors import PrAgentError, command_repair
+from pr_agent.shellcmd import command
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -53,12 +54,21 @@ def known_keys() -> dict[str, tuple[Tool, str, Any]]:
     return keys
 
 
+def _config_list_step() -> surface.Step | None:
+    """`gh pr-agent config list` on the CLI; over MCP there is no tool for it (the user's file)."""
+    return command_repair(["gh", "pr-agent", "config", "list"]) if surface.current() == "cli" else None
+
+
+def _unset(key: str) -> str:
+    return command(["gh", "pr-agent", "config", "unset", key])
+
+
 def _unknown_key(key: str) -> PrAgentError:
     keys = sorted(stored_keys())
     return PrAgentError("invalid_preference", f"{key!r} is not a stored preference.",
                         suggestion="Use one of: " + ", ".join(keys) + ".",
                         details={"field": "key", "value": key, "reason": "unknown key", "known_keys": keys},
-                        repair=command_repair("gh pr-agent config list"))
+                        repair=_config_list_step())
 
 
 def validate_value(key: str, value: Any) -> Any:
@@ -74,12 +84,15 @@ def validate_value(key: str, value: Any) -> Any:
     except ValidationError as exc:
         reason = exc.errors(include_url=False)[0].get("msg", "invalid")
         raise PrAgentError("invalid_preference", f"{value!r} is not a valid value for {key}: {reason}.",
-                           suggestion=f"See the {name} field of {tool.name} in `gh pr-agent {tool.cli_name} "
-                           "--help` for the allowed values.",
+                           suggestion=surface.text("See ", surface.arg(tool.name, name), " of ",
+                                                   surface.tool(tool.name),
+                                                   surface.face(cli=" --help", mcp=" in tools/list"),
+                                                    " for the allowed values."),
                            details={"field": key, "value": value, "reason": reason}) from None
     if checked is None:
         raise PrAgentError("invalid_preference", f"{key} cannot be stored as null.",
-                           suggestion=f"Use `gh pr-agent config unset {key}` to go back to the built-in default.",
+                           suggestion=surface.text(surface.face(cli=f"Use `{_unset(key)}`", mcp="Unset it"),
+                                                    " to go back to the built-in default."),
                            details={"field": key, "value": None, "reason": "null"})
     return checked
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from pr_agent import surface
 from pr_agent.errors import PrAgentError, command_repair
 
 if TYPE_CHECKING:
@@ -87,7 +88,7 @@ def invalid_ref(text: str, reason: str) -> PrAgentError:
         f"{text!r} is not a pull request reference: {reason}.",
         suggestion="Use one of: " + "; ".join(ACCEPTED_FORMS) + ".",
         details={"field": "pr", "value": text[:200], "reason": reason, "accepted_forms": ACCEPTED_FORMS},
-        repair=command_repair("gh pr list"),
+        repair=command_repair(["gh", "pr", "list"]),
     )
 
 
@@ -183,7 +184,8 @@ def repo_from_clone(ctx: Context) -> RepoSpec:
         raise PrAgentError(
             "repository_not_determined",
             "Cannot tell which repository you mean: not inside a git clone and no repository was given.",
-            suggestion="Name the PR fully (owner/repo#123 or its URL), pass --repo OWNER/REPO, or set GH_REPO.",
+            suggestion=surface.text("Name the PR fully (owner/repo#123 or its URL)",
+                                     surface.face(cli=", pass --repo OWNER/REPO, or set GH_REPO.", mcp=".")),
             details={"cwd": str(git.cwd)})
     gh_host = _clean_host(ctx.env.get("GH_HOST"))
     remotes = []
@@ -196,9 +198,10 @@ def repo_from_clone(ctx: Context) -> RepoSpec:
         raise PrAgentError(
             "repository_not_determined",
             f"This clone has no GitHub remote{where}.",
-            suggestion="Add a remote (git remote add origin URL), pass --repo OWNER/REPO, or name the PR fully.",
+            suggestion=surface.text("Add a remote (git remote add origin URL)",
+                                     surface.face(cli=", pass --repo OWNER/REPO,", mcp=""), " or name the PR fully."),
             details={"cwd": str(git.cwd), "remotes": [n for n, _ in git.remotes()]},
-            repair=command_repair("git remote -v"))
+            repair=command_repair(["git", "remote", "-v"]))
     for key, value in git.config_regexp(r"^remote\..*\.gh-resolved$"):
         name = key[len("remote.") : -len(".gh-resolved")]
         if value == "base":
@@ -257,6 +260,6 @@ def _current_branch_pr(ctx: Context) -> PRRef:
             "no_pr_for_branch", f"No pull request found for branch {branch!r} in {spec.owner}/{spec.repo}.",
             suggestion="Push the branch and open a PR (gh pr create), or pass the PR number.",
             details={"branch": branch, "repository": f"{spec.owner}/{spec.repo}"},
-            repair=command_repair("gh pr create"))
+            repair=command_repair(["gh", "pr", "create"]))
     open_first = sorted(nodes, key=lambda n: n.get("state") != "OPEN")
     return PRRef(spec.owner, spec.repo, int(open_first[0]["number"]), spec.host)

@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from pr_agent import surface
 from pr_agent.context import Context
 from pr_agent.errors import EXIT_OK, PrAgentError, tool_repair
 
@@ -164,28 +165,93 @@ def by_cli_name(name: str) -> Tool:
 
 
 def validation_error(tool: Tool, exc: ValidationError, arguments: dict[str, Any] | None = None) -> PrAgentError:
+    """Pydantic's errors in plain words, naming each argument as the current face spells it."""
     problems = []
     for err in exc.errors(include_url=False):
         loc = ".".join(str(p) for p in err.get("loc", ())) or "(arguments)"
-        kind = err.get("type", "")
-        reason = "unknown argument" if kind == "extra_forbidden" else err.get("msg", "invalid")
+        reason = plain_reason(tool, err)
         problems.append({"field": loc, "reason": reason, "value": _short(err.get("input"))})
-    first = problems[0] if problems else {"field": "(arguments)", "reason": "invalid"}
+    first = problems[0] if problems else {"field": "(arguments)", "reason": "is not valid"}
     allowed = sorted(tool.input_model.model_fields)
-    unknown = [p["field"] for p in problems if p["reason"] == "unknown argument"]
+    unknown = [p["field"] for p in problems if p["reason"] == UNKNOWN_ARGUMENT]
     repair = None
     if unknown and arguments is not None and len(unknown) == len(problems):
         cleaned = {k: v for k, v in arguments.items() if k in allowed}
         repair = tool_repair(tool.name, cleaned, "Call again without: " + ", ".join(unknown) + ".")
+    what = "" if first["field"] == "(arguments)" else _arg_name(tool, first["field"]) + " "
     return PrAgentError(
         "invalid_arguments",
-        f"Invalid arguments for {tool.name}: {first['field']}: {first['reason']}.",
-        suggestion=f"Call {tool.name} with only these arguments: {', '.join(allowed)} "
-        "(see its inputSchema).",
+        surface.text("Invalid arguments for ", surface.tool(tool.name), ": ", what, first["reason"], "."),
+        suggestion=surface.text(surface.face(
+            cli=f"See `gh pr-agent {tool.cli_name} --help` for its arguments and allowed values.",
+            mcp=f"{tool.name} takes only these arguments: {', '.join(allowed)}.")),
         details={"field": first["field"], "reason": first["reason"], "problems": problems,
                  "allowed_arguments": allowed},
         repair=repair,
     )
+
+
+UNKNOWN_ARGUMENT = "is not an argument of this tool"
+
+
+def _arg_name(tool: Tool, field_name: str) -> str:
+    if field_name in tool.input_model.model_fields:
+        return surface.text(surface.arg(tool.name, field_name))
+    return field_name
+
+
+def plain_reason(tool: Tool | None, err: Any) -> str:
+    """One pydantic error as plain words (no pydantic wording, no Python repr, no raw regex)."""
+    kind = err.get("type", "")
+    ctx = err.get("ctx") or {}
+    if kind == "extra_forbidden":
+        return UNKNOWN_ARGUMENT
+    if kind == "missing":
+        return "is required"
+    if kind == "literal_error":
+        expected = ctx.get("expected", "")
+        return f"must be one of: {expected.replace(chr(39), '').replace(' or ', ', ')}"
+    if kind.startswith("bool"):
+        return "must be true or false"
+    if kind.startswith("int") or kind == "int_from_float":
+        return "must be a whole number"
+    if kind.startswith("float"):
+        return "must be a number"
+    if kind in ("string_type", "string_unicode"):
+        return "must be a string"
+    if kind.startswith("list") or kind == "tuple_type":
+        return "must be a list"
+    if kind == "string_too_short":
+        n = ctx.get("min_length", 1)
+        return "must not be empty" if n == 1 else f"must be at least {n} characters long"
+    if kind == "string_too_long":
+        return f"must be at most {ctx.get('max_length')} characters long"
+    if kind == "string_pattern_mismatch":
+        return _pattern_words(str(ctx.get("pattern", "")))
+    bounds = {"greater_than_equal": ("at least", "ge"), "less_than_equal": ("at most", "le"),
+              "greater_than": ("more than", "gt"), "less_than": ("less than", "lt")}
+    if kind in bounds:
+        word, key = bounds[kind]
+        return f"must be {word} {ctx.get(key)}"
+    if kind in ("value_error", "assertion_error"):
+        msg = str(err.get("msg", ""))
+        for prefix in ("Value error, ", "Assertion failed, "):
+            msg = msg.removeprefix(prefix)
+        return msg or "is not valid"
+    if kind == "model_type" or kind == "dict_type":
+        return "must be an object"
+    return "is not valid"
+
+
+def _pattern_words(pattern: str) -> str:
+    if "~^:?*" in pattern:
+        return ("must be a branch name: no spaces or control characters, none of ~ ^ : ? * [ \\, "
+                "and not starting with -")
+    if "[0-9]{1,20}" in pattern:
+        return "must be a numeric comment id or a GitHub node id (e.g. PRRC_…)"
+    if "A-Za-z0-9_=+/-" in pattern:
+        return "must be a GitHub node id (e.g. PRRT_…): letters, digits, _ = + / -, 4 to 200 characters"
+    return "does not have an allowed form (see the argument's description)"
 
 
 def _short(value: Any) -> Any:
@@ -202,7 +268,7 @@ def run_tool(tool: Tool, ctx: Context, arguments: dict[str, Any] | None) -> dict
     try:
         if arguments is not None and not isinstance(arguments, dict):
             raise PrAgentError("invalid_arguments", "Tool arguments must be a JSON object.",
-                               suggestion=f"Call {tool.name} with an object of named arguments.",
+                               suggestion="Pass the arguments as an object of named values.",
                                details={"field": "(arguments)", "reason": "not an object"})
         try:
             params = tool.input_model.model_validate(arguments or {})
@@ -220,7 +286,9 @@ def run_tool(tool: Tool, ctx: Context, arguments: dict[str, Any] | None) -> dict
             traceback.print_exc(file=sys.stderr)
         raise PrAgentError(
             "internal_error", f"gh-pr-agent hit an internal error in {tool.name}: {type(exc).__name__}.",
-            suggestion="Retry with GH_PR_AGENT_DEBUG=1 and report the traceback it prints on stderr.",
+            suggestion=surface.text(surface.face(
+                cli="Retry with GH_PR_AGENT_DEBUG=1 and report the traceback it prints on stderr.",
+                mcp="Report it with the server's stderr log (debugging on shows the traceback).")),
             details={"exception": type(exc).__name__},
         ) from exc
 

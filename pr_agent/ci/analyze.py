@@ -51,6 +51,7 @@ class Analysis:
     runners: list[str] = field(default_factory=list)
     note: str | None = None
     log_available: bool = False
+    log_status: str | None = None  # Actions jobs: read, not_yet_available, log_expired, refused, unreadable
     final: bool = True  # False: worth asking again later (the log was not available yet)
 
     @property
@@ -144,6 +145,12 @@ def _fallback_non_test(a: Analysis, tail: list[str]) -> dict[str, Any]:
     if not a.log_available:
         why = a.note or "its log is not available"
         detail = [a.check.description] if a.check.description else []
+        if a.step is not None:
+            detail.append(f"failed step {a.step.number}: {a.step.name}")
+        for x in a.annotations:  # what the runner and problem matchers said is left when the log is not
+            if x["level"] == "failure" and len(detail) < 15:
+                where = f"{x['path']}:{x['start_line']}: " if x.get("path") and x["path"] != ".github" else ""
+                detail.append(_short(f"{where}{x['title'] + ': ' if x.get('title') else ''}{x['message']}", 300))
         return {"kind": "unknown", "summary": f"The check failed ({state.lower()}); {why}",
                 "decisive_lines": detail}
     lines = [ln.strip() for ln in tail if ln.strip() and not ln.startswith("##[")][-15:]
@@ -212,9 +219,21 @@ def fetch_log(ctx: Context, ref: PRRef, check: Check) -> IO[bytes] | PrAgentErro
     try:
         return download_log(ctx, ref, check.check_run_id)
     except PrAgentError as err:
-        if err.code in ("not_found", "forbidden", "validation_failed"):
+        if err.code in ("not_found", "forbidden", "validation_failed", "log_expired"):
             return err
         raise
+
+
+def _unread_log(err: PrAgentError) -> tuple[str, str]:
+    """(log_status, note) of a job log GitHub did not give."""
+    if err.code == "not_found":
+        return "not_yet_available", "its log is not available yet"
+    if err.code == "log_expired":
+        return "log_expired", ("its log has expired (log_expired: GitHub no longer keeps it); what is left is its "
+                               "check-run annotations and step names")
+    if err.code == "forbidden":
+        return "refused", "GitHub refused its log (forbidden): the gh login may lack access to Actions logs"
+    return "unreadable", f"its log could not be read ({err.code})"
 
 
 def _add_note(a: Analysis, text: str) -> None:
@@ -239,12 +258,11 @@ def analyze_check(check: Check, raw: IO[bytes] | PrAgentError | None, details: C
     steps = [StepTiming.from_api(s) for s in details.steps or [] if isinstance(s, dict)]
     parsed = ParsedLog()
     if isinstance(raw, PrAgentError):
-        a.note = ("its log is not available yet" if raw.code == "not_found" else f"its log could not be read "
-                  f"({raw.code})")
-        a.final = False
+        a.log_status, a.note = _unread_log(raw)
+        a.final = raw.code != "not_found"  # only a log that is not there yet can come later
     elif raw is not None:
         try:
-            a.log_available = True
+            a.log_available, a.log_status = True, "read"
             parsed = _parse(raw, a, steps)
         finally:
             raw.close()

@@ -150,12 +150,27 @@ def fetch_snapshot(ctx: Context, ref: PRRef,
                     required=required, rules_unreadable=ruleset_checks is None, unread_contexts=unread)
 
 
+def log_expired(job_id: int, err: PrAgentError) -> PrAgentError:
+    """GitHub's HTTP 410 "Logs have expired" for a job log, named as what it is."""
+    return PrAgentError("log_expired", f"The log of job {job_id} has expired: GitHub no longer keeps it (Actions "
+                        "logs are kept 90 days by default, or as the repository's retention setting says).",
+                        suggestion="Its check run's annotations and step names are still readable "
+                        "(get_failing_tests shows them); only a new run of the job makes a new log.",
+                        details={**err.details, "job_id": job_id})
+
+
 def download_log(ctx: Context, ref: PRRef, job_id: int) -> IO[bytes]:
     """The job's raw log in a spooled temp file positioned at 0 (the caller closes it).
-    Raises ``not_found`` while the log is not available (job still running, or expired)."""
+    Raises ``not_found`` while the log is not available (job still running) and ``log_expired`` once GitHub
+    answers 410 (past the retention period, or deleted)."""
     spool = tempfile.SpooledTemporaryFile(max_size=LOG_SPOOL_BYTES)  # noqa: SIM115 (returned to the caller)
     try:
         ctx.gh.download(f"repos/{ref.full_name}/actions/jobs/{job_id}/logs", spool, hostname=ref.host)
+    except PrAgentError as err:
+        spool.close()
+        if err.details.get("status") == 410:
+            raise log_expired(job_id, err) from None
+        raise
     except BaseException:
         spool.close()
         raise

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-import shlex
 from collections import Counter
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from pr_agent import surface
 from pr_agent.ci.analyze import Analysis, step_url
 from pr_agent.ci.rollup import Check, counts
 from pr_agent.ci.watch import Outcome
 from pr_agent.refs import PRRef
+from pr_agent.shellcmd import command
 
 MAX_PRIORITY = 10
 MAX_COMMANDS = 20
+RERUN_DAYS = 30  # "You can re-run a workflow or jobs in a workflow for up to 30 days after the initial run."
 
 
 def job_log_uri(ref: PRRef, job_id: int) -> str:
@@ -23,7 +25,25 @@ def job_log_uri(ref: PRRef, job_id: int) -> str:
 
 
 def job_log_command(ref: PRRef, job_id: int) -> str:
-    return f"gh pr-agent checks {shlex.quote(ref.qualified)} --log {job_id}"
+    return command(["gh", "pr-agent", "checks", ref.qualified, "--log", str(job_id)])
+
+
+def repo_arg(ref: PRRef) -> str:
+    return f"{ref.host}/{ref.full_name}" if ref.host and ref.host != "github.com" else ref.full_name
+
+
+def rerun_command(ref: PRRef, check: Check, now: datetime | None = None) -> str | None:
+    """``gh run rerun --job ID`` for a finished Actions job that GitHub still lets us re-run (a run started
+    within the last 30 days); None otherwise (a command that GitHub would refuse is no help)."""
+    if check.check_run_id is None or check.run_id is None or check.bucket == "pending":
+        return None
+    try:
+        started = datetime.fromisoformat(str(check.started_at or check.completed_at).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if (now or datetime.now(timezone.utc)) - started > timedelta(days=RERUN_DAYS):
+        return None
+    return command(["gh", "run", "rerun", "--job", str(check.check_run_id), "--repo", repo_arg(ref)])
 
 
 def check_kind(check: Check) -> str:
@@ -92,7 +112,9 @@ def failed_check_view(a: Analysis, ref: PRRef, full: bool) -> dict[str, Any]:
                             "non_test_failure": a.non_test, "note": a.note}
     if a.is_actions and a.job_id is not None:
         view.update(job_id=a.job_id, run_id=c.run_id, log_url=step_url(a.job_url, a.step) or None,
-                    full_log_command=job_log_command(ref, a.job_id), full_log_resource=job_log_uri(ref, a.job_id))
+                    log_status=a.log_status, rerun_command=rerun_command(ref, c))
+        if a.log_status != "log_expired":  # an expired log cannot be printed: no command that cannot work
+            view.update(full_log_command=job_log_command(ref, a.job_id), full_log_resource=job_log_uri(ref, a.job_id))
         if a.step is not None:
             view.update(failed_step=a.step.name, failed_step_number=a.step.number)
     if full:
@@ -115,13 +137,19 @@ def _where(f: dict[str, Any]) -> str:
     return f" at {f['file_path']}" + (f":{f['line_number']}" if f.get("line_number") else "")
 
 
-def priority(analyses: list[Analysis], page: list[dict[str, Any]], all_failures: list[dict[str, Any]]
-             ) -> list[dict[str, Any]]:
+def priority(analyses: list[Analysis], page: list[dict[str, Any]], all_failures: list[dict[str, Any]],
+             ref: PRRef) -> list[dict[str, Any]]:
     """Non-test failures first (nothing else in that job could run), then the page's test failures, with
     the facts that make one matter more: a required check, an error shared with other failures."""
     out: list[dict[str, Any]] = []
     for a in analyses:
-        if a.non_test and not a.failures:
+        if a.log_status == "log_expired" and not a.failures:
+            again = ("re-run the job (its rerun_command) for a new log" if rerun_command(ref, a.check) else
+                     "GitHub no longer re-runs it (over 30 days): push a commit to run CI again")
+            out.append({"test": a.check.display_name,
+                        "reason": f"its log has expired, so why it failed is unknown beyond its annotations and "
+                        f"failed step; {again}"})
+        elif a.non_test and not a.failures:
             kind = a.non_test["kind"]
             req = " in a required check" if a.check.required else ""
             out.append({"test": a.check.display_name,
@@ -182,14 +210,19 @@ def _summary(out: Outcome, status: str, total_failures: int) -> str:
     return text[0].upper() + text[1:]
 
 
+def _in_seconds(n: int) -> str:
+    return f"{n} second" if n == 1 else f"{n} seconds"
+
+
 def poll_info(out: Outcome, status: str, retry_after: int) -> dict[str, Any] | None:
     if status not in ("pending", "running") and not (status == "failed" and out.snapshot.rollup.in_bucket("pending")):
         return None
     pending = out.snapshot.rollup.in_bucket("pending")
     names = ", ".join(c.display_name for c in pending[:5]) + (", …" if len(pending) > 5 else "")
     if not pending:
-        msg = f"No checks reported yet; check back in {retry_after}s."
+        msg = f"No checks reported yet; check back in {_in_seconds(retry_after)}."
     else:
         msg = f"CI still running ({len(pending)} of {len(out.snapshot.rollup.checks)} checks pending: {names}); " \
-              f"check back in {retry_after}s, or call with wait=true."
+              + surface.text(f"check back in {_in_seconds(retry_after)}, or call again with ",
+                             surface.arg("get_failing_tests", "wait", True), ".")
     return {"message": msg, "retry_after_seconds": retry_after}

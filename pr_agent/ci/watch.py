@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Literal
 
+from pr_agent import surface
 from pr_agent.ci.analyze import Analysis
 from pr_agent.ci.fanout import FanOut, key_of
 from pr_agent.ci.github import Snapshot, fetch_snapshot
@@ -154,7 +155,8 @@ def watch(ctx: Context, ref: PRRef, *, wait: bool, bail_on_first: bool, timeout_
                 "wait_timeout",
                 f"CI on {ref} did not finish within {timeout_s:.0f}s "
                 f"({len(pending)} of {len(checks)} checks still pending).",
-                suggestion="Call again with wait=true to keep waiting, or without wait for the current state.",
+                suggestion=surface.text("Call again with ", surface.arg("get_failing_tests", "wait", True),
+                                        " to keep waiting, or without it for the current state."),
                 details={"timeout_s": timeout_s, "waited_s": round(now - st.start, 1), "polls": st.polls,
                          "last_state": last_state(snap, analyses)},
                 repair=tool_repair("get_failing_tests", {"pr": ref.qualified, "wait": True},

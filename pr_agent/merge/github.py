@@ -87,6 +87,7 @@ class ReadinessFacts:
     polls: int = 0
     reviews: list[dict[str, Any]] = field(default_factory=list)
     review_requests: list[str] = field(default_factory=list)
+    code_owner_requests: list[str] = field(default_factory=list)  # requested by GitHub as code owners
     unresolved_threads: int = 0
     rollup_nodes: list[dict[str, Any]] = field(default_factory=list)
     rules: list[dict[str, Any]] | None = None
@@ -137,6 +138,8 @@ def fetch_readiness(ctx: Context, ref: PRRef) -> ReadinessFacts:
     facts.reviews = [n for n in (pr.pop("latestOpinionatedReviews", None) or {}).get("nodes") or [] if n]
     requests = pr.pop("reviewRequests", None) or {}
     facts.review_requests = [r for r in (_reviewer(n) for n in requests.get("nodes") or [] if n) if r]
+    facts.code_owner_requests = [r for r in (_reviewer(n) for n in requests.get("nodes") or []
+                                             if n and n.get("asCodeOwner")) if r]
     base_ref = pr.get("baseRef") or {}
     rules_conn = base_ref.pop("rules", None) if isinstance(base_ref, dict) else None
     facts.rules = rules_from_graphql(rules_conn) if isinstance(rules_conn, dict) else None

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pr_agent.errors import PrAgentError
+from pr_agent import surface
+from pr_agent.errors import PrAgentError, command_repair
 from pr_agent.git import Git
 from pr_agent.merge.conflicts import (
     FileConflict,
@@ -58,7 +59,8 @@ def open_clone(ref: PRRef, repo_path: str | None, cwd_git: Git) -> tuple[Git, st
     git.require()  # an explicit clone needs git: git_not_found, not "not a clone"
     if not path.is_dir() or not git.is_repo():
         raise PrAgentError("not_a_git_repository", f"{repo_path} is not a git clone.",
-                           suggestion=f"Pass the path of a clone of {ref.full_name}, or omit repo_path.",
+                           suggestion=surface.text(f"Pass the path of a clone of {ref.full_name}, or omit ",
+                                                   surface.arg("detect_merge_conflicts", "repo_path"), "."),
                            details={"field": "repo_path", "value": repo_path})
     remote = matching_remote(git, ref)
     if not remote:
@@ -67,7 +69,7 @@ def open_clone(ref: PRRef, repo_path: str | None, cwd_git: Git) -> tuple[Git, st
             suggestion=f"Add one (git remote add upstream https://{ref.host or 'github.com'}/{ref.full_name}.git) "
             "or pass the path of a clone of that repository.",
             details={"field": "repo_path", "value": repo_path, "remotes": [n for n, _ in git.remotes()]},
-            repair={"command": f"git -C {shlex.quote(repo_path)} remote -v"})
+            repair=command_repair(["git", "-C", repo_path, "remote", "-v"]))
     return git, remote
 
 
@@ -96,17 +98,18 @@ def _fetch(git: Git, remote: str, ref: PRRef, base: str, private: str, field: st
             raise PrAgentError(
                 "ref_not_found", f"Remote {remote!r} has no {missing} (a mirror or fork rather than "
                 f"{ref.full_name} on GitHub, or a PR whose head is gone?).", suggestion=f"Check `git ls-remote "
-                f"{remote} {missing}`; point a remote at {ref.full_name} or pass a clone of it as repo_path.",
-                details={"remote": remote, "ref": missing}, repair={"command": "git remote -v"})
+                f"{remote} {missing}`; point a remote at {ref.full_name} or pass a clone of it as "
+                + surface.text(surface.arg("detect_merge_conflicts", "repo_path"), "."),
+                details={"remote": remote, "ref": missing}, repair=command_repair(["git", "remote", "-v"]))
         raise PrAgentError(
             "ref_not_found", f"Branch {base!r} does not exist on remote {remote!r}.",
             suggestion="Check the branch name (git ls-remote --heads REMOTE) and call again.",
             details={"field": field, "value": base, "remote": remote},
-            repair={"command": f"git ls-remote --heads {shlex.quote(remote)}"})
+            repair=command_repair(["git", "ls-remote", "--heads", remote]))
     raise PrAgentError("git_failed", f"git fetch from {remote!r} failed: {err[:300]}",
                        suggestion="Check your network and that `git fetch` works in this clone, then retry.",
                        details={"remote": remote, "git_stderr": err[:500]}, temporary=True,
-                       repair={"command": f"git fetch {shlex.quote(remote)}"})
+                       repair=command_repair(["git", "fetch", remote]))
 
 
 def analyze(git: Git, remote: str, ref: PRRef, base: str, *, field: str = "target_branch") -> LocalResult:

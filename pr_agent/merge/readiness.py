@@ -22,6 +22,7 @@ VERDICT_ORDER: tuple[str, ...] = ("draft", "conflicts", "blocked", "pending", "u
 # Which blocker is the one next action: work the agent can do first, waiting last.
 ACTION_ORDER = ("pr_merged", "pr_closed", "merge_conflicts", "required_check_failed", "required_check_cancelled",
                 "changes_requested", "unresolved_conversations", "behind_base", "draft", "review_required",
+                "code_owner_review_required",
                 "required_check_pending", "required_check_missing", "blocked_by_github", "mergeability_unknown")
 MERGEABLE_STATES = ("CLEAN", "HAS_HOOKS", "UNSTABLE")
 
@@ -122,6 +123,28 @@ def _check_blockers(a: Assessment) -> None:
                "They do not block the merge.", cmd.gh_pr(ref, "checks"))
 
 
+def _code_owner_blocker(a: Assessment, approvals: int, needed: int) -> bool:
+    """REVIEW_REQUIRED under a code-owner rule: name the owners GitHub requested (ReviewRequest.asCodeOwner).
+
+    True when that is the whole story (enough approvals, none from a code owner); else the approval count
+    blocker follows, naming the owners too."""
+    owners = a.facts.code_owner_requests
+    who = ", ".join(owners) if owners else "a code owner (see the base branch's CODEOWNERS file)"
+    command = (cmd.gh_pr(a.ref, "edit", *[x for o in owners[:3] for x in ("--add-reviewer", o)]) if owners
+               else cmd.gh_pr(a.ref, "view", "--web"))
+    if approvals < needed:
+        if not owners:  # a code owner may already have approved: only the count is known to be short
+            return False
+        a.block("code_owner_review_required", "reviews", f"The branch requires a code owner's approval: {who} "
+                "must approve the files they own.", f"Ask {who} to review.", command)
+        return False
+    a.block("code_owner_review_required", "reviews",
+            f"Needs an approving review from a code owner: {who}. Has {approvals} approval(s), none from a code "
+            "owner of the changed files they own.",
+            f"Ask {who} to review; another approval from a non-owner does not count.", command)
+    return True
+
+
 def _review_blockers(a: Assessment) -> None:
     ref, req, decision = a.ref, a.req, a.pr.get("reviewDecision")
     approved = [r["author"]["login"] for r in a.facts.reviews if r.get("state") == "APPROVED" and r.get("author")]
@@ -141,6 +164,9 @@ def _review_blockers(a: Assessment) -> None:
         else:
             action = "Ask someone with write access to review (replace REVIEWER_LOGIN)."
             command = cmd.gh_pr(ref, "edit", "--add-reviewer", "REVIEWER_LOGIN")
+        if ((req.code_owner_review or a.facts.code_owner_requests)
+                and _code_owner_blocker(a, len(approved), max(req.required_approvals, 1))):
+            return
         a.block("review_required", "reviews", f"Needs {need}, has {len(approved)}{why}.", action, command)
     elif changes:
         a.warn("changes_requested", "reviews", f"{who} requested changes; the branch does not require reviews, so "

@@ -29,6 +29,7 @@ class BodyStats:
     duplicates_of_threads: int = 0
     reposts_merged: int = 0
     summary_only_skipped: int = 0
+    cross_bot_merged: int = 0
     notes: list[str] = field(default_factory=list)
 
 

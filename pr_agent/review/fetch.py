@@ -11,10 +11,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pr_agent.errors import PrAgentError
+from pr_agent.errors import PrAgentError, command_repair
 from pr_agent.gh import Gh
 from pr_agent.queries import load_query
 from pr_agent.refs import PRRef
+from pr_agent.shellcmd import command
+
+
+def pr_list_argv(ref: PRRef) -> list[str]:
+    repo = f"{ref.host}/{ref.full_name}" if ref.host and ref.host != "github.com" else ref.full_name
+    return ["gh", "pr", "list", "--repo", repo]
+
+
+def pr_list_argv_text(ref: PRRef) -> str:
+    return command(pr_list_argv(ref))
 
 
 @dataclass
@@ -30,9 +40,9 @@ def pr_not_found(ref: PRRef, err: PrAgentError | None = None) -> PrAgentError:
     return PrAgentError(
         "pr_not_found",
         f"Pull request {ref} was not found (or your gh login cannot see it).",
-        suggestion="Check the owner, repository and number; `gh pr list --repo OWNER/REPO` lists open PRs.",
+        suggestion=f"Check the owner, repository and number; `{pr_list_argv_text(ref)}` lists open PRs.",
         details={"pr": str(ref), **({"github_message": err.message} if err else {})},
-        repair={"command": f"gh pr list --repo {ref.owner}/{ref.repo}"},
+        repair=command_repair(pr_list_argv(ref)),
     )
 
 

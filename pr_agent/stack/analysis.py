@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from pr_agent import surface
 from pr_agent.context import Context
 from pr_agent.errors import PrAgentError
 from pr_agent.stack import discovery, shell
@@ -174,8 +175,11 @@ def _nothing(a: Analysis, src: StackSource, below: list[Pull], above: list[tuple
         if parents:
             a.reason += f" It is stacked on #{parents[0].number} ({dep.base_ref})."
         elif discovery.relation(dep, base, None) != "none":
-            a.reason += (f" It is the other way round: #{base.number} is built on #{dep.number}; call again with "
-                         f"base_pr #{dep.number} and dependent_pr #{base.number}.")
+            swapped = surface.call("manage_stacked_prs", {"base_pr": dep.ref.qualified,
+                                                          "dependent_pr": base.ref.qualified})
+            a.reason += surface.text(
+                f" It is the other way round: #{base.number} is built on #{dep.number}; call again as ",
+                swapped, ".")
     a.strategy = Strategy("none", a.reason, None, None, False, [])
     a.visualization = discovery.visualize(a.default_branch, below, base, dep, above, {})
     return a

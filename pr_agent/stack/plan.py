@@ -130,8 +130,7 @@ def build_steps(spec: PlanSpec) -> list[Step]:
                                                  if p.number not in {r.pull.number for r in spec.restacks}]
     for pull in touched:
         steps.append(Step("ci_wait", shell.checks(pull.ref),
-                          f"Wait for CI on #{pull.number} and list failing tests (MCP: get_failing_tests with "
-                          "wait=true).", CI_TIME, pr=str(pull.ref)))
+                          f"Wait for CI on #{pull.number} and list failing tests.", CI_TIME, pr=str(pull.ref)))
     if spec.auto_fix:
         for pull in touched:
             steps += _fix_loop(spec, pull)

@@ -93,7 +93,14 @@ class FailedCheck(OutputModel):
     failed_step: str | None = None
     failed_step_number: int | None = None
     log_url: str | None = Field(None, description="The job's page anchored at the failed step.")
-    full_log_command: str | None = Field(None, description="CLI command printing the job's full log.")
+    log_status: Literal["read", "not_yet_available", "log_expired", "refused", "unreadable"] | None = Field(
+        None, description="GitHub Actions jobs: whether the job log was read. log_expired: GitHub no longer keeps "
+        "it (past the retention period); what is left is the annotations, the failed step's name and a rerun.")
+    rerun_command: str | None = Field(None, description="Shell command re-running this job on the same commit "
+                                      "(gh run rerun; needs write access; GitHub allows it for 30 days after the "
+                                      "run). Absent when GitHub would refuse it.")
+    full_log_command: str | None = Field(None, description="CLI command printing the job's full log (absent when "
+                                         "the log has expired).")
     full_log_resource: str | None = Field(None, description="MCP resource with the job's full log.")
     log_excerpt: list[str] | None = Field(None, description="detail=full: the end of the failed step's log "
                                           "(at most 60 lines / 8 KB).")
@@ -228,7 +235,7 @@ def handle(ctx: Context, params: GetFailingTestsInput) -> GetFailingTestsOutput:
         "failures": [{k: v for k, v in f.items() if not k.startswith("_")} for f in page],
         "total_failures": len(failures), "nextCursor": next_cursor,
         "instructions": {"summary": report.summary(out, status, len(failures)),
-                         "priority": report.priority(out.analyses, page, failures),
+                         "priority": report.priority(out.analyses, page, failures, ref),
                          "commands": commands[: report.MAX_COMMANDS]},
         "poll_info": report.poll_info(out, status, env_poll_hint(ctx.env)),
         "wait_info": {"waited_seconds": round(out.waited_s, 1), "polls": out.polls, "ended": out.ended}

@@ -60,6 +60,8 @@ def render(out: dict[str, Any]) -> str:
             lines.append("    > " + terminal_safe(text))
         if fc.get("full_log_command"):
             lines.append(f"  full log: {fc['full_log_command']}")
+        if fc.get("rerun_command"):
+            lines.append(f"  re-run job: {fc['rerun_command']}")
     others = [c for c in out["checks"] if c["bucket"] != "failed"]
     if others:
         lines.append("")

@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from pr_agent import surface
 from pr_agent.context import Context
 from pr_agent.errors import EXIT_FAILURE, EXIT_OK, EXIT_PENDING
 from pr_agent.merge import commands as cmd
@@ -170,11 +171,12 @@ def handle(ctx: Context, params: DetectMergeConflictsInput) -> DetectMergeConfli
     else:
         source = "github"
         verdict = github_says if target == base else "unknown"
-        where = ("no --repo-path was given and the current directory is not a clone of "
-                 f"{ref.full_name}")
-        notes.append(f"Conflicting files are listed only with a local clone ({where}); run "
-                     f"`{cmd.pr_agent('conflicts', ref, '--repo-path', 'PATH_TO_CLONE')}` (or run it inside a "
-                     "clone) to list them.")
+        where = surface.text("no ", surface.arg(NAME, "repo_path"),
+                             f" was given and the current directory is not a clone of {ref.full_name}")
+        again = surface.call(NAME, {"pr": ref.qualified, "target_branch": params.target_branch},
+                             needs_input=("repo_path",))
+        notes.append(surface.text(f"Conflicting files are listed only with a local clone ({where}); run `",
+                                  again, "` with the path of your clone (or run it inside a clone) to list them."))
         if target != base:
             notes.append(f"GitHub only knows mergeability against the PR's base {base!r}, not {target!r}.")
         elif verdict == "unknown":

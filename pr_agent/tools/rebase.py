@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from pr_agent import surface
 from pr_agent.context import Context
 from pr_agent.errors import PrAgentError, tool_repair
 from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register
@@ -68,7 +69,7 @@ def _upstream(src: StackSource, dep: Pull) -> Pull:
             "upstream_not_found",
             f"No upstream PR found for {dep.ref}: its base {dep.base_ref!r} is no PR's head branch, and its base "
             "never changed from one.",
-            suggestion="Pass the merged PR yours was built on as upstream_pr (--upstream).",
+            suggestion=surface.text("Pass the merged PR yours was built on as ", surface.arg(NAME, "upstream_pr"), "."),
             details={"pr": str(dep.ref), "base_branch": dep.base_ref, "former_bases": dep.former_bases()})
     return found
 
@@ -84,15 +85,17 @@ def handle(ctx: Context, params: RebaseAfterSquashMergeInput) -> RebaseAfterSqua
         dep = src.pull(ref.number)
         up = _upstream(src, dep)
     if up.number == dep.number:
-        raise PrAgentError("invalid_arguments", f"upstream_pr is {dep.ref} itself.",
+        raise PrAgentError("invalid_arguments",
+                           surface.text(surface.arg(NAME, "upstream_pr"), f" is {dep.ref} itself."),
                            suggestion="Name the merged PR yours was built on.",
                            details={"field": "upstream_pr", "value": str(up.ref), "reason": "same PR"})
     if not up.is_merged:
         state = "still open" if up.is_open else "closed without merging"
         raise PrAgentError(
             "upstream_not_merged", f"The upstream PR {up.ref} is {state}, so there is no merge to rebase after.",
-            suggestion="Use manage_stacked_prs to restack onto the open PR's latest commits (or to drop a closed "
-            "PR's commits with onto_base).",
+            suggestion=surface.text("Use ", surface.tool("manage_stacked_prs"), " to restack onto the open PR's "
+                                    "latest commits (or to drop a closed PR's commits with ",
+                                    surface.arg("manage_stacked_prs", "onto_base"), ")."),
             details={"pr": str(dep.ref), "upstream_pr": str(up.ref), "state": up.state},
             repair=tool_repair("manage_stacked_prs", {"base_pr": up.ref.qualified, "dependent_pr": dep.ref.qualified},
                                "Restack onto the upstream PR as it is now."))

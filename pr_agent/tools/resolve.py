@@ -8,11 +8,13 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
+from pr_agent import surface
 from pr_agent.context import Context
-from pr_agent.errors import PrAgentError, tool_repair
+from pr_agent.errors import PrAgentError, command_repair, tool_repair
 from pr_agent.queries import load_query
 from pr_agent.refs import PRRef
 from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register, stored
+from pr_agent.review import commands
 from pr_agent.review.authors import is_bot, normalize_login
 from pr_agent.review.fetch import pr_not_found
 from pr_agent.tools.comments import PR_FIELD_DESCRIPTION
@@ -46,7 +48,8 @@ class ResolveReviewThreadInput(InputModel):
     @model_validator(mode="after")
     def _one_id(self) -> ResolveReviewThreadInput:
         if not self.thread_id and not self.comment_id:
-            raise ValueError("give thread_id or comment_id")
+            raise ValueError(surface.text("give ", surface.arg(NAME, "thread_id"), " or ",
+                                          surface.arg(NAME, "comment_id")))
         return self
 
 
@@ -81,14 +84,24 @@ class ThreadState:
     can_reply: bool
     last_comment: dict[str, Any] | None
     viewer: str
-    has_pending_review: bool
+    pending_review: str | None  # node id of the viewer's pending review on the PR
+
+
+def _last_visible(comments: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The last comment nobody hid: a reply a maintainer minimized (spam, off-topic…) is no one's last word."""
+    return next((c for c in reversed(comments) if not c.get("isMinimized")), None)
+
+
+def _repo_arg(ref: PRRef) -> str:
+    return f"{ref.host}/{ref.full_name}" if ref.host and ref.host != "github.com" else ref.full_name
 
 
 def _thread_not_found(ref: PRRef, what: str, value: str) -> PrAgentError:
     return PrAgentError(
         "thread_not_found" if what == "thread_id" else "comment_not_found",
-        f"No review thread of {ref} has {what} {value!r}.",
-        suggestion="List the PR's open threads with find_unresolved_comments and use a thread_id from it.",
+        surface.text(f"No review thread of {ref} has ", surface.arg(NAME, what), f" {value!r}."),
+        suggestion=surface.text("List the PR's open threads with ", surface.tool("find_unresolved_comments"),
+                                " and use a thread id from it."),
         details={"field": what, "value": value, "pr": str(ref)},
         repair=tool_repair("find_unresolved_comments", {"pr": ref.qualified},
                            "Pick the thread_id of the thread you addressed."),
@@ -118,14 +131,14 @@ def _lookup_thread(ctx: Context, ref: PRRef, thread_id: str) -> ThreadState:
         other = f"{(owner_pr.get('repository') or {}).get('nameWithOwner')}#{owner_pr.get('number')}"
         raise PrAgentError(
             "thread_not_in_pr", f"Thread {thread_id} belongs to {other}, not to {ref}.",
-            suggestion=f"Call again with pr={other!r}, or use a thread of {ref}.",
+            suggestion=surface.text("Call again with ", surface.arg(NAME, "pr", other), f", or use a thread of {ref}."),
             details={"field": "thread_id", "value": thread_id, "belongs_to": other, "pr": str(ref)},
             repair=tool_repair(NAME, {"pr": other, "thread_id": thread_id}, "Resolve it on its own PR."))
     pending = (((data.get("repository") or {}).get("pullRequest") or {}).get("reviews") or {}).get("nodes") or []
-    last = ((node.get("comments") or {}).get("nodes") or [None])[-1]
+    last = _last_visible((node.get("comments") or {}).get("nodes") or [])
     return ThreadState(node["id"], bool(node["isResolved"]), bool(node.get("viewerCanResolve")),
                        bool(node.get("viewerCanReply")), last, (data.get("viewer") or {}).get("login", ""),
-                       bool(pending))
+                       pending[0]["id"] if pending else None)
 
 
 def _scan_for_comment(ctx: Context, ref: PRRef, comment_id: str) -> ThreadState:
@@ -139,11 +152,11 @@ def _scan_for_comment(ctx: Context, ref: PRRef, comment_id: str) -> ThreadState:
         if not pr:
             raise pr_not_found(ref)
         viewer = (data.get("viewer") or {}).get("login", "")
-        pending = bool(pr["reviews"]["nodes"])
+        pending = (pr["reviews"]["nodes"] or [{}])[0].get("id")
         for thread in pr["reviewThreads"]["nodes"]:
             comments = thread["comments"]["nodes"]
             state = ThreadState(thread["id"], bool(thread["isResolved"]), bool(thread.get("viewerCanResolve")),
-                                bool(thread.get("viewerCanReply")), comments[-1] if comments else None,
+                                bool(thread.get("viewerCanReply")), _last_visible(comments),
                                 viewer, pending)
             long_thread = bool(comments) and thread["comments"]["pageInfo"]["hasNextPage"]
             if any((c.get("fullDatabaseId") == comment_id) if numeric else (c["id"] == comment_id)
@@ -223,11 +236,13 @@ def handle(ctx: Context, params: ResolveReviewThreadInput) -> ResolveReviewThrea
             "reviewer_spoke_last",
             f"The last comment in thread {state.id} is {speaker.author}'s; they may be waiting for an answer, "
             "so it was not resolved.",
-            suggestion="Read their last comment; answer it with reply=…, or resolve anyway with "
-            "when_reviewer_spoke_last='resolve' if it is fully addressed.",
+            suggestion=surface.text("Read their last comment; answer it with ", surface.arg(NAME, "reply"),
+                                    ", or resolve anyway with ",
+                                    surface.arg(NAME, "when_reviewer_spoke_last", "resolve"),
+                                    " if it is fully addressed."),
             details={"thread_id": state.id, "last_author": speaker.author, "pr": str(ref)},
-            repair=tool_repair(NAME, {"pr": ref.qualified, "thread_id": state.id, "reply": "<your answer>"},
-                               "Replace <your answer> with your reply to their last comment."))
+            repair=tool_repair(NAME, {"pr": ref.qualified, "thread_id": state.id},
+                               "Add your own reply to their last comment.", needs_input=("reply",)))
     reply_info = None
     replied = False
     message = "Thread resolved."
@@ -238,17 +253,22 @@ def handle(ctx: Context, params: ResolveReviewThreadInput) -> ResolveReviewThrea
         if already:
             message = "Your identical reply was already the last comment; not posted again. Thread resolved."
         else:
-            if state.has_pending_review:
+            if state.pending_review:
                 raise PrAgentError(
                     "pending_review_blocks_reply",
                     f"You have a pending (unsubmitted) review on {ref}; a reply now would be hidden inside it.",
-                    suggestion="Submit or discard your pending review on GitHub first (nothing was posted or "
-                    "resolved), or call again without reply.",
-                    details={"pr": str(ref), "thread_id": state.id},
-                    repair={"command": f"gh pr view {ref.number} --repo {ref.full_name} --web"})
+                    suggestion=surface.text("Nothing was posted or resolved. Submit your pending review "
+                                            "(details.submit_command) or discard it (details.discard_command; its "
+                                            "drafts are lost), then call again; or call again without ",
+                                            surface.arg(NAME, "reply"), "."),
+                    details={"pr": str(ref), "thread_id": state.id, "review_id": state.pending_review,
+                             "submit_command": commands.submit_review_command(ref, state.pending_review),
+                             "discard_command": commands.discard_review_command(ref, state.pending_review)},
+                    repair=command_repair(["gh", "pr", "view", str(ref.number), "--repo", _repo_arg(ref), "--web"]))
             if not state.can_reply:
                 raise PrAgentError("forbidden", f"Your gh login may not reply in thread {state.id}.",
-                                   suggestion="Resolve without reply, or ask a maintainer.",
+                                   suggestion=surface.text("Resolve without ", surface.arg(NAME, "reply"),
+                                                           ", or ask a maintainer."),
                                    details={"thread_id": state.id, "pr": str(ref)})
             data = ctx.gh.graphql(load_query("reply_to_thread"), {"thread": state.id, "body": params.reply},
                                   mutation=True, hostname=ref.host)

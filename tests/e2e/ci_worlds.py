@@ -4,6 +4,7 @@ fixtures/scenarios/README.md). Job logs are the sample logs under fixtures/logs/
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -131,3 +132,42 @@ def many_failures_world(n: int = 35) -> dict[str, Any]:
               "##[error]Process completed with exit code 1."]
     log = "".join(f"2026-11-30T10:00:0{1 + i * 9 // len(lines)}.{i:07d}Z {line}\n" for i, line in enumerate(lines))
     return world([job("pytest", 601)], {"runs": [{"check": "pytest", "log_text": log}]})
+
+
+def iso(when: datetime) -> str:
+    return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def expired_world(*, age_days: float = 2.0) -> dict[str, Any]:
+    """PR 7: job "e2e" failed ``age_days`` ago and GitHub answers 410 for its log (past the retention period);
+    its check run still has a problem-matcher annotation and its steps. Job "unit" failed with a readable log."""
+    start = datetime.now(timezone.utc) - timedelta(days=age_days)
+    t0, t1 = iso(start), iso(start + timedelta(minutes=4))
+    steps = [{"number": 1, "name": "Set up job", "status": "completed", "conclusion": "success",
+              "started_at": t0, "completed_at": t0},
+             {"number": 2, "name": "Run npm run e2e", "status": "completed", "conclusion": "failure",
+              "started_at": t0, "completed_at": t1},
+             {"number": 3, "name": "Complete job", "status": "completed", "conclusion": "success",
+              "started_at": t1, "completed_at": t1}]
+    checks = [job("e2e", 202, started_at=t0, completed_at=t1), job("unit", 203, started_at=t0, completed_at=t1)]
+    ci = {"runs": [
+        {"check": "e2e", "log_status": 410, "steps": steps, "annotations": [
+            {"path": "e2e/cart.spec.ts", "start_line": 31, "title": "", "annotation_level": "failure",
+             "message": "TimeoutError: locator.click: Timeout 30000ms exceeded."},
+            {"path": ".github", "title": "", "message": "Process completed with exit code 1.",
+             "annotation_level": "failure"}]},
+        {"check": "unit", "log": "fixtures/logs/go/plain_single.log"},
+    ]}
+    return world(checks, ci)
+
+
+def live_world() -> dict[str, Any]:
+    """PR 7: workflow run 9001 is still going (two jobs in progress) while its job "pytest" already failed:
+    the job-log API serves a completed job's log inside a running run."""
+    checks = [job("pytest", 701), job("integration (1)", 702, status="IN_PROGRESS"),
+              job("integration (2)", 703, status="IN_PROGRESS")]
+    ci = {"runs": [{"check": "pytest", "log": "fixtures/logs/pytest/single_failure.log"},
+                   {"check": "integration (1)", "log": "fixtures/logs/jest/single_failure.log"}],
+          "timeline": [{"at_poll": 30, "update": {"integration (1)": {"status": "COMPLETED", "conclusion": "FAILURE",
+                                                                      "completed_at": T1}}}]}
+    return world(checks, ci)

@@ -185,7 +185,8 @@ def test_wait_times_out_with_the_last_known_state(agent) -> None:
     last = error["details"]["last_state"]
     assert last["pending_checks"] == ["CI / pytest", "security-scan"] and last["head_sha"] == HEAD
     assert error["details"]["polls"] >= 1 and error["details"]["waited_s"] >= 2
-    assert error["repair"]["arguments"] == {"pr": "acme/widgets#7", "wait": True}
+    assert error["repair"]["command"] == "gh pr-agent checks 'acme/widgets#7' --wait"  # the CLI speaks CLI
+    assert "wait=true" not in error["suggestion"] and "--wait" in error["suggestion"]
 
 
 def test_new_commit_while_waiting_marks_the_results_stale(agent) -> None:

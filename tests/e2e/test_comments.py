@@ -18,8 +18,9 @@ def test_feedback_is_told_apart(agent) -> None:
     assert sorted(t for t in types if isinstance(t, str)) == [
         "PRRT_copilot", "PRRT_hostile", "PRRT_human", "PRRT_locked", "PRRT_outdated", "PRRT_rabbit"]
     assert {k: v for k, v in types.items() if not isinstance(k, str)} == {
-        2001: "review", 3001: "issue_comment", 3003: "issue_comment"}
-    assert out["total_unresolved"] == 9 and out["summary"]["resolved_threads_skipped"] == 1
+        2001: "review", 3001: "issue_comment", 3002: "issue_comment", 3003: "issue_comment"}
+    assert [c["id"] for c in out["comments"] if c.get("is_minimized")] == [3002]  # hidden: listed with full only
+    assert out["total_unresolved"] == 10 and out["summary"]["resolved_threads_skipped"] == 1
     assert "nextCursor" not in out
 
     human = next(c for c in out["comments"] if c.get("thread_id") == "PRRT_human")
@@ -33,12 +34,18 @@ def test_feedback_is_told_apart(agent) -> None:
     outdated = next(c for c in out["comments"] if c.get("thread_id") == "PRRT_outdated")
     assert outdated["is_outdated"] is True and outdated["line_number"] == 3
     assert [c["thread_id"] for c in out["comments"] if c.get("is_outdated")] == ["PRRT_outdated"]
+    assert outdated["changed_since_comment"] == "true" and human["changed_since_comment"] == "false"
 
     bots = sorted(c["author"] for c in out["comments"] if c["is_bot"])
     assert bots == ["coderabbitai", "copilot-pull-request-reviewer", "github-actions"]
-    assert out["summary"]["bot_comments"] == 3 and out["summary"]["human_comments"] == 6
-    assert out["summary"]["by_type"] == {"issue_comment": 2, "review": 1, "review_comment": 6}
+    assert out["summary"]["bot_comments"] == 3 and out["summary"]["human_comments"] == 7
+    assert out["summary"]["by_type"] == {"issue_comment": 3, "review": 1, "review_comment": 6}
 
+    rabbit = next(c for c in out["comments"] if c.get("thread_id") == "PRRT_rabbit")  # an inline AI finding
+    assert (rabbit["title"], rabbit["severity_level"], rabbit["category"]) == (
+        "SQL injection risk.", "major", "actionable")
+    assert not any(k in human for k in ("title", "severity", "category", "fingerprint"))  # humans stay plain
+    assert out["summary"]["inline_findings"] == 2 and out["summary"]["review_body_findings"] == 0
     locked = next(c for c in out["comments"] if c.get("thread_id") == "PRRT_locked")
     assert locked["can_resolve"] is False
     hostile = next(c for c in out["comments"] if c.get("thread_id") == "PRRT_hostile")
@@ -115,3 +122,123 @@ def test_human_output_is_readable_and_escaped(agent) -> None:
     assert "acme/widgets#7: 9 unresolved" in proc.stdout
     assert "\x1b" not in proc.stdout
     assert "↳ bob: Agreed." in proc.stdout
+
+
+def test_hidden_comments_are_flagged_and_never_the_last_word(agent) -> None:
+    from tests.e2e.review_worlds import SPAM, hidden_world
+
+    a = agent(hidden_world())
+    listed = a.json("comments", "acme/widgets#11")["comments"]
+    concise = {c["thread_id"]: c for c in listed if c.get("thread_id")}
+    spam = concise["PRRT_spam"]
+    assert [r["author"] for r in spam["replies"]] == ["octocat"] and spam["hidden_replies"] == 1
+    assert spam["last_author"] == "octocat" and spam["viewer_replied"] is True
+    assert "PRRT_allhidden" not in concise  # nothing visible in it: only detail=full lists it
+    assert SPAM not in [c["body"] for c in listed] + [r["body"] for c in listed for r in c["replies"]]
+    assert {c["id"] for c in listed if c["type"] != "review_comment"} == {3101}  # hidden review/comment left out
+
+    full_out = a.json("comments", "acme/widgets#11", "--detail", "full")
+    full = by_thread(full_out)
+    hidden = full["PRRT_spam"]["replies"][-1]
+    assert hidden["is_minimized"] is True and hidden["minimized_reason"] == "spam" and hidden["body"] == SPAM
+    assert full["PRRT_spam"]["last_author"] == "octocat"  # still the last VISIBLE word
+    assert full["PRRT_allhidden"]["is_minimized"] is True and "last_author" not in full["PRRT_allhidden"]
+    others = {c["id"]: c for c in full_out["comments"] if c["type"] != "review_comment"}
+    assert others[3102]["is_minimized"] is True and others[3102]["minimized_reason"] == "spam"
+    assert others[2101]["is_minimized"] is True and others[3101]["is_minimized"] is False
+
+    # resolve agrees: the viewer's "Fixed in …" is the last word, not the hidden spam
+    out = a.json("resolve", "acme/widgets#11", "--thread", "PRRT_spam")
+    assert out["ok"] is True and out["last_speaker"] == {"author": "octocat", "is_bot": False, "is_viewer": True}
+
+
+def by_thread(out: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {c["thread_id"]: c for c in out["comments"] if c.get("thread_id")}
+
+
+def test_bot_filter_keeps_the_human_part_of_a_bot_thread(agent) -> None:
+    from tests.e2e.review_worlds import hidden_world
+
+    a = agent(hidden_world())
+    out = a.json("comments", "acme/widgets#11", "--no-include-bots")
+    threads = by_thread(out)
+    assert "PRRT_botonly" not in threads
+    chat = threads["PRRT_botchat"]
+    assert chat["root_filtered"] is True and chat["filtered_replies"] == 1
+    assert [(r["author"], r["body"]) for r in chat["replies"]] == [
+        ("bob", "Agreed — please fix this before merging.")]
+    assert not any(r["is_bot"] for c in out["comments"] for r in c["replies"])
+    assert out["summary"]["bot_comments"] == 0
+    excluded = by_thread(a.json("comments", "acme/widgets#11", "--exclude-authors", "BOB"))
+    assert [r["author"] for r in excluded["PRRT_botchat"]["replies"]] == ["coderabbitai"]
+
+
+def test_unresolvable_thread_offers_no_resolve(agent) -> None:
+    from tests.e2e.review_worlds import hidden_world
+
+    a = agent(hidden_world())
+    locked = by_thread(a.json("comments", "acme/widgets#11"))["PRRT_locked"]
+    ac = locked["action_commands"]
+    assert locked["can_resolve"] is False and "resolve_command" not in ac and "mcp_action" not in ac
+    assert "cannot resolve" in ac["resolve_condition"]
+    reply = a.shell(ac["reply_command"])  # what IS offered works
+    assert reply.returncode == 0, reply.stderr
+    text = a.cli("comments", "acme/widgets#11").stdout
+    assert "resolve: " not in text.split("thread PRRT_locked")[1].split("●")[0]
+
+
+def test_pending_review_is_a_warning_and_every_command_works(agent) -> None:
+    from tests.e2e.review_worlds import hidden_world
+
+    a = agent(hidden_world(pending=True))
+    out = a.json("comments", "acme/widgets#11")
+    [warning] = out["warnings"]
+    assert warning["code"] == "pending_review" and "422" in warning["message"]
+    pr = a.hub.world.pull_request("acme/widgets", 11)
+    pending = next(r for r in pr["reviews"] if r["state"] == "PENDING")
+    assert warning["review_id"] == pending["node_id"]
+    spam = by_thread(out)["PRRT_spam"]
+    ac = spam["action_commands"]
+    assert ac["reply_into_pending_review"] is True and "/replies" not in ac["reply_command"]
+    custom = ac["reply_command"].replace("YOUR_REPLY_HERE", "See $(id) `x` \"q\"")
+    posted = a.shell(custom)
+    assert posted.returncode == 0, posted.stderr
+    draft = a.hub.world.thread("PRRT_spam")["comments"][-1]
+    assert draft["body"] == "See $(id) `x` \"q\"" and draft["state"] == "PENDING"
+    assert draft["review"] == pending["id"]
+    assert "WARNING:" in a.cli("comments", "acme/widgets#11").stdout
+
+    submit = a.shell(warning["submit_command"])
+    assert submit.returncode == 0, submit.stderr
+    assert draft["state"] == "SUBMITTED" and pending["state"] == "COMMENTED"
+    after = a.json("comments", "acme/widgets#11")
+    assert after["warnings"] == []
+    rest = by_thread(after)["PRRT_spam"]["action_commands"]
+    assert "reply_into_pending_review" not in rest and "/replies" in rest["reply_command"]
+    assert a.shell(rest["reply_command"]).returncode == 0  # the REST reply works again
+
+
+def test_same_finding_from_two_bots_is_one_item(agent) -> None:
+    from tests.e2e.review_worlds import two_bots_world
+
+    out = agent(two_bots_world()).json("comments", "acme/widgets#12")
+    [only] = out["comments"]
+    assert only["thread_id"] == "PRRT_sql" and only["severity_level"] == "critical"
+    assert [(r["author"], r["severity"], r["severity_level"]) for r in only["also_reported_by"]] == [
+        ("gemini-code-assist", "high", "major")]
+    assert out["summary"]["cross_bot_duplicates_merged"] == 1 and out["total_unresolved"] == 1
+
+
+def test_ai_review_coverage_of_the_head(agent) -> None:
+    from tests.e2e.review_worlds import HEAD, OLD, coverage_world
+
+    out = agent(coverage_world()).json("comments", "acme/widgets#13")
+    got = {c["reviewer"]: (c["status"], c["covers_head"], c.get("reviewed_commit")) for c in out["ai_review_coverage"]}
+    assert got == {
+        "coderabbitai": ("rate_limited", False, OLD),
+        "gemini-code-assist": ("reviewed_head", True, HEAD),
+        "copilot-pull-request-reviewer": ("errored", False, None),  # an error review is not a review
+        "greptile-apps": ("in_progress", False, OLD),
+    }
+    [warning] = [w for w in out["warnings"] if w["code"] == "ai_review_not_current"]
+    assert "coderabbitai (rate limited)" in warning["message"] and "gemini" not in warning["message"]

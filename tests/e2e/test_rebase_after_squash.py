@@ -68,8 +68,8 @@ def test_upstream_still_open_is_a_typed_error_with_a_repair(agent, tmp_path: Pat
     assert proc.returncode == 1
     err = __import__("json").loads(proc.stdout)["error"]
     assert err["code"] == "upstream_not_merged" and err["category"] == "logical"
-    assert err["repair"] == {"tool": "manage_stacked_prs", "next_step": "Restack onto the upstream PR as it is now.",
-                             "arguments": {"base_pr": "acme/widgets#11", "dependent_pr": "acme/widgets#12"}}
+    assert err["repair"] == {"command": "gh pr-agent stack 'acme/widgets#11' 'acme/widgets#12'",
+                             "next_step": "Restack onto the upstream PR as it is now."}  # the CLI speaks CLI
 
 
 def test_no_upstream_is_a_typed_error(agent, tmp_path: Path) -> None:

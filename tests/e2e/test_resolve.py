@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
 from tests.e2e.worlds import HOSTILE_BODY, feedback_world
 
 
@@ -68,6 +70,11 @@ def test_refusals_are_typed_and_change_nothing(agent) -> None:
     assert pending.returncode == 1 and '"pending_review_blocks_reply"' in pending.stdout
     assert thread_of(a.hub, "PRRT_human")["resolved"] is False
     assert len(thread_of(a.hub, "PRRT_human")["comments"]) == 3
+    details = orjson.loads(pending.stdout)["error"]["details"]
+    discard = a.shell(details["discard_command"])  # the way out it offers works
+    assert discard.returncode == 0, discard.stderr
+    assert not any(r["state"] == "PENDING" for r in a.hub.world.pull_request("acme/widgets", 7)["reviews"])
+    assert a.json("resolve", "acme/widgets#7", "--thread", "PRRT_human", "--reply", "x")["replied"] is True
     locked = a.cli("resolve", "acme/widgets#7", "--thread", "PRRT_locked", "--reply", "done")
     assert locked.returncode == 1 and "forbidden" in locked.stderr
     other = a.cli("resolve", "acme/widgets#7", "--thread", "PRRT_other", "--json")
@@ -75,7 +82,7 @@ def test_refusals_are_typed_and_change_nothing(agent) -> None:
     missing = a.cli("resolve", "acme/widgets#7", "--thread", "PRRT_nope", "--json")
     assert missing.returncode == 1 and '"thread_not_found"' in missing.stdout
     no_id = a.cli("resolve", "acme/widgets#7")
-    assert no_id.returncode == 2 and "thread_id or comment_id" in no_id.stderr
+    assert no_id.returncode == 2 and "give --thread or --comment" in no_id.stderr
 
 
 def test_pasted_commands_do_exactly_their_action(agent) -> None:

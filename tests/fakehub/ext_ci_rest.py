@@ -62,6 +62,21 @@ def get_job_logs(ctx: rest.Ctx) -> rest.RestResponse:
     return rest.RestResponse(302, "", {"Location": location})
 
 
+def rerun_job(ctx: rest.Ctx) -> rest.RestResponse:
+    """``POST …/actions/jobs/{job_id}/rerun``: 201 with an empty object; GitHub refuses (403) a job whose run
+    started more than 30 days ago ("You can re-run … for up to 30 days after the initial run"). The re-run is
+    recorded on the check (``reruns``) for tests to see."""
+    from datetime import datetime, timedelta, timezone
+
+    c = _job(ctx)[2]
+    started = datetime.fromisoformat(str(c["started_at"]).replace("Z", "+00:00"))
+    if datetime.now(timezone.utc) - started > timedelta(days=30):
+        raise rest.RestError(403, {"message": "Unable to retry this workflow run because it was created over a "
+                                   "month ago", "documentation_url": rest.DOCS, "status": "403"})
+    c["reruns"] = c.get("reruns", 0) + 1
+    return rest.RestResponse(201, {})
+
+
 def list_annotations(ctx: rest.Ctx) -> rest.RestResponse:
     found = find_check(ctx.world, ctx.params["owner"], ctx.params["repo"], int(ctx.params["check_run_id"]))
     if found is None:
@@ -83,4 +98,5 @@ ROUTES: dict[str, Any] = {
     "GET /repos/{owner}/{repo}/actions/jobs/{job_id}": get_job,
     "GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs": get_job_logs,
     "GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations": list_annotations,
+    "POST /repos/{owner}/{repo}/actions/jobs/{job_id}/rerun": rerun_job,
 }

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from . import ext_codeowners
 from . import spec as spec_mod
 from .ext_ci import check_run_fields
 from .ext_merge_rules import ref_rules
@@ -197,7 +198,17 @@ def review_decision(world: Any, repo: dict[str, Any], pr: dict[str, Any]) -> str
     if any(r["state"] == "CHANGES_REQUESTED" for r in opinions):
         return "CHANGES_REQUESTED"
     approvals = sum(1 for r in opinions if r["state"] == "APPROVED")
+    if req["code_owner"] and ext_codeowners.unmet(repo, pr, [r["author"] for r in opinions
+                                                             if r["state"] == "APPROVED"]):
+        return "REVIEW_REQUIRED"
     return "APPROVED" if approvals >= max(req["approvals"], 1) else "REVIEW_REQUIRED"
+
+
+def code_owner_requests(world: Any, repo: dict[str, Any], pr: dict[str, Any]) -> list[str]:
+    if not branch_requirements(repo, pr["base_ref"])["code_owner"]:
+        return []
+    approvers = [r["author"] for r in latest_opinionated(world, pr, writers_only=True) if r["state"] == "APPROVED"]
+    return ext_codeowners.requested_owners(repo, pr, approvers)
 
 
 def merge_state_status(world: Any, repo: dict[str, Any], pr: dict[str, Any]) -> str:
@@ -306,14 +317,19 @@ def pr_fields(views: Any, repo: dict[str, Any], pr: dict[str, Any]) -> dict[str,
                 settled["v"] = ms["unknown_reads"] < 0 or ms["reads"] <= ms["unknown_reads"]
         return settled["v"]
 
-    def requested(r: str) -> dict[str, Any]:
+    def requested(entry: str | tuple[str, bool]) -> dict[str, Any]:
+        r, as_owner = entry if isinstance(entry, tuple) else (entry, False)
         if "/" in r:
             slug = r.split("/", 1)[1]
             who: Any = {"__typename": "Team", "id": node_id("T", r), "slug": slug, "name": slug, "combinedSlug": r}
         else:
             who = views.actor(r)
-        return {"__typename": "ReviewRequest", "id": node_id("RR", pr["number"], r), "asCodeOwner": False,
+        return {"__typename": "ReviewRequest", "id": node_id("RR", pr["number"], r), "asCodeOwner": as_owner,
                 "requestedReviewer": who}
+
+    def all_requests() -> list[str | tuple[str, bool]]:
+        owners = code_owner_requests(world, repo, pr)
+        return [*((o, True) for o in owners), *(r for r in ms["review_requests"] if r not in owners)]
 
     review_view = lambda r: views.review(repo, pr, r)  # noqa: E731
     return {
@@ -323,7 +339,7 @@ def pr_fields(views: Any, repo: dict[str, Any], pr: dict[str, Any]) -> dict[str,
         "latestReviews": lambda info, **a: connection(latest_reviews(world, pr), review_view, **a),
         "latestOpinionatedReviews": lambda info, writersOnly=False, **a: connection(
             latest_opinionated(world, pr, writersOnly), review_view, **a),
-        "reviewRequests": lambda info, **a: connection(ms["review_requests"], requested, **a),
+        "reviewRequests": lambda info, **a: connection(all_requests(), requested, **a),
         "statusCheckRollup": lambda info: rollup_view(views, repo, pr),
         "isMergeQueueEnabled": ms["merge_queue"], "isInMergeQueue": False,
         "viewerCanMergeAsAdmin": repo["viewer_permission"] == "ADMIN",

@@ -25,6 +25,7 @@ from graphql import (
 )
 from graphql.execution.values import get_variable_values
 
+from . import ext_reviews
 from .gql_checks import analyze, validation_errors, variable_errors
 from .gql_views import GitHubError, Views, encode_cursor
 from .schemas import graphql_schema
@@ -181,6 +182,8 @@ class Root:
             "unresolveReviewThread": lambda info, input: self.set_resolved(input, False),
             "addPullRequestReviewThreadReply": self.add_reply,
             "addComment": self.add_comment,
+            "submitPullRequestReview": lambda info, input: ext_reviews.submit_review(self, info, input),
+            "deletePullRequestReview": lambda info, input: ext_reviews.delete_review(self, info, input),
         }
 
     def repository(self, info: GraphQLResolveInfo, owner: str, name: str, followRenames: bool = True) -> dict:

@@ -10,7 +10,14 @@ import orjson
 import pytest
 
 from pr_agent.queries import load_query
-from tests.e2e.ci_worlds import NEW_HEAD, annotated_world, failing_world, stale_world, waiting_world
+from tests.e2e.ci_worlds import (
+    NEW_HEAD,
+    annotated_world,
+    expired_world,
+    failing_world,
+    stale_world,
+    waiting_world,
+)
 from tests.fakehub import FakeHub, Fault, ScenarioError
 from tests.fakehub.ext_ci import BLOB_HOST, derive_steps
 from tests.fakehub.ext_ci_rest import ROUTES
@@ -36,7 +43,17 @@ def test_routes_validate_and_logs_come_through_a_signed_redirect() -> None:
         status, _, notes = call(hub, "GET", "/repos/acme/widgets/check-runs/101/annotations")
         assert status == 200 and notes == []
         assert hub.schema_violations == [] and hub.unhandled == [] and hub.errors == []
-        assert {r.route for r in hub.requests if r.route} == set(ROUTES)
+        rerun = "POST /repos/{owner}/{repo}/actions/jobs/{job_id}/rerun"  # test_rerun_is_refused_after_30_days
+        assert {r.route for r in hub.requests if r.route} == set(ROUTES) - {rerun}
+
+
+def test_rerun_is_refused_after_30_days() -> None:
+    for age, status in ((2, 201), (45, 403)):
+        with FakeHub(expired_world(age_days=age)) as hub:
+            got, _, body = call(hub, "POST", "/repos/acme/widgets/actions/jobs/202/rerun")
+            assert got == status, body
+            assert call(hub, "POST", "/repos/acme/widgets/actions/jobs/999/rerun")[0] == 404
+            assert hub.schema_violations == [] and hub.unhandled == [] and hub.errors == []
 
 
 def test_annotations_and_unavailable_logs(make_hub, gh_path) -> None:

@@ -9,6 +9,7 @@ from typing import Any, Union, get_args, get_origin
 import jsonschema
 import pytest
 
+from pr_agent import surface
 from pr_agent.context import Context
 from pr_agent.errors import CODES, PrAgentError
 from pr_agent.registry import all_tools, run_tool
@@ -94,8 +95,11 @@ def test_unknown_argument_is_a_typed_error_with_repair() -> None:
     err = exc.value
     assert err.code == "invalid_arguments"
     assert err.details["field"] == "bogus"
-    assert err.repair == {"tool": "find_unresolved_comments", "arguments": {"pr": "a/b#1"},
-                          "next_step": "Call again without: bogus."}
+    with surface.using("mcp"):
+        assert err.repair == {"tool": "find_unresolved_comments", "arguments": {"pr": "a/b#1"},
+                              "next_step": "Call again without: bogus."}
+    with surface.using("cli"):
+        assert err.repair == {"command": "gh pr-agent comments 'a/b#1'", "next_step": "Call again without: bogus."}
 
 
 def test_wrong_type_and_non_object_arguments() -> None:

@@ -1,5 +1,5 @@
 """Parsers for AI-reviewer review bodies (CodeRabbit, Copilot, Gemini, Codex, Sourcery, Qodo,
-Greptile, Cursor Bugbot), behind one interface.
+Greptile, Cursor Bugbot, cubic), behind one interface.
 
     from pr_agent.review.bots import parse_review_body
     result = parse_review_body(body, author="coderabbitai[bot]")
@@ -12,6 +12,7 @@ from pr_agent.review.bots import (  # noqa: F401  (imported for their registrati
     coderabbit,
     codex,
     copilot,
+    cubic,
     cursor,
     gemini,
     greptile,

@@ -190,6 +190,18 @@ def _fence_candidates(text: str, langs: tuple[str, ...] | None) -> str | None:
     return None
 
 
+_ASKS = ("consider", "should", "could", "instead", "missing", "fix", "avoid", "please", "but ", "however",
+         "recommend", "suggest", "prefer", "may want", "might")
+
+
+def is_praise(title: str, body: str) -> bool:
+    """A note that only approves (``LGTM!``, ``Looks good``, ``Nice …``) and asks for no change."""
+    words = words_of(title or body)
+    text = f" {words_of(title)} {words_of(body)} "
+    return (words.startswith(("lgtm", "looks good", "nice ", "great ", "good catch", "well done"))
+            and not any(a in text for a in _ASKS))
+
+
 def build_finding(
     raw: RawItem,
     *,
@@ -238,6 +250,8 @@ def build_finding(
         category = "nitpick" if kind and "nitpick" in words_of(kind) else "outside_diff"
     if category == "additional" and words_of(title).startswith(("lgtm", "looks good")):
         category = "lgtm"
+    if category == "nitpick" and is_praise(title, body):
+        category = "lgtm"  # "LGTM!" / "Nice cleanup" under a nitpick heading asks for nothing
     if level is None:
         level = {"nitpick": "trivial", "additional": "info", "lgtm": "info"}.get(category)
     return make_finding(

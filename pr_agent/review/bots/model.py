@@ -12,12 +12,12 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-BotName = Literal["coderabbit", "copilot", "gemini", "codex", "sourcery", "qodo", "greptile", "cursor"]
+BotName = Literal["coderabbit", "copilot", "gemini", "codex", "sourcery", "qodo", "greptile", "cursor", "cubic"]
 Category = Literal["actionable", "nitpick", "outside_diff", "duplicate", "additional", "lgtm", "general"]
 SeverityLevel = Literal["critical", "major", "minor", "trivial", "info"]
 
 BOT_NAMES: tuple[str, ...] = (
-    "coderabbit", "copilot", "gemini", "codex", "sourcery", "qodo", "greptile", "cursor",
+    "coderabbit", "copilot", "gemini", "codex", "sourcery", "qodo", "greptile", "cursor", "cubic",
 )
 CATEGORIES: tuple[str, ...] = (
     "actionable", "nitpick", "outside_diff", "duplicate", "additional", "lgtm", "general",

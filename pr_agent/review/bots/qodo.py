@@ -7,7 +7,10 @@
   ``/files#diff-<hash>R10-R20`` anchor only the lines).
 * A "Security concerns" row (other than "No security concerns identified") is a general finding.
 * Code suggestions: ``<details><summary>Title</summary>___ **what** [path [a-b]](link) ```diff```
-  … Suggestion importance[1-10]: N`` — importance ≥ 7 is actionable, lower is a nitpick.
+  … Suggestion importance[1-10]: N`` in a Category | Suggestion | Impact table. The Impact column is the
+  severity (High → major, Medium → minor, both actionable; Low → trivial nitpick); only without it does
+  importance decide (≥ 7 actionable). "High-level" rows have no location and are kept too.
+* A "Security concerns" row that says there are none ("No", "None", …) yields nothing.
 * "Estimated effort", tests and "No security concerns" rows yield nothing.
 """
 
@@ -24,6 +27,7 @@ from pr_agent.review.bots.markup import (
     iter_nodes,
     parse_tree,
     tidy_block,
+    words_of,
 )
 from pr_agent.review.bots.model import Finding, make_finding
 from pr_agent.review.bots.registry import BotParser, register
@@ -49,11 +53,13 @@ class QodoParser(BotParser):
     def extract(self, text: str, notes: list[str]) -> list[Finding]:
         root = parse_tree(text)
         findings: list[Finding] = []
+        suggestion_nodes = [n for n in iter_nodes(root) if not _LINK_TITLE.search(n.summary) and _is_code_suggestion(n)]
+        rows = _table_rows(text, len(suggestion_nodes))
         for node in iter_nodes(root):
             if _LINK_TITLE.search(node.summary):
                 findings.append(_focus_from_summary(node))
             elif _is_code_suggestion(node):
-                findings.append(_code_suggestion(node))
+                findings.append(_code_suggestion(node, rows.get(suggestion_nodes.index(node))))
         # older "Key issues to review" rows live in plain text
         for part in [root.text(), *(n.text() for n in iter_nodes(root))]:
             for chunk in re.split(r"<br\s*/?>\s*(?=<a\s)", part, flags=re.IGNORECASE):
@@ -66,7 +72,7 @@ class QodoParser(BotParser):
             label = _LABEL.match(row)
             body = _text(row[label.end():] if label else row)
             title = f"Security concern: {label.group(1)}" if label else "Security concern"
-            if body:
+            if body and not _says_none(body):
                 findings.append(make_finding(
                     "qodo", title=title, body=body, severity="security concern",
                     severity_level="major", category="general",
@@ -129,12 +135,48 @@ def _focus_from_summary(node: Node) -> Finding:
     return _focus(m.group(1), m.group(2), m.group(3))
 
 
+_NONE_WORDS = ("no", "none", "n/a", "na", "nothing", "no security concerns", "no security concerns identified",
+               "no security concerns found", "no security issues", "no security issues identified")
+
+
+def _says_none(body: str) -> bool:
+    """A "Security concerns" row that only says there are none (``No``, ``None``, ``No security concerns…``)."""
+    words = " ".join(re.sub(r"[^a-z/ ]", " ", body.lower()).split())
+    return words in _NONE_WORDS or words.startswith(("no security concern", "no security issue", "none identified"))
+
+
+_IMPACT_CELL = re.compile(r"</td>\s*<td\b[^<>]{0,40}>\s*(High|Medium|Low)\b", re.IGNORECASE)
+_CATEGORY_CELL = re.compile(r"<td\s+rowspan=[\"']?(\d{1,3})[\"']?\s*>\s*([^<>]{1,80}?)\s*</td>", re.IGNORECASE)
+
+
+def _table_rows(text: str, count: int) -> dict[int, tuple[str | None, str | None]]:
+    """(table category, Impact) of the n-th code suggestion, when the table's cells line up with them.
+
+    The Impact column (High / Medium / Low) is Qodo's severity; "importance N/10" is its ranking inside
+    the Why block, not the severity it shows. Category cells span ``rowspan`` suggestions."""
+    impacts = [m.group(1).title() for m in _IMPACT_CELL.finditer(text)]
+    cats: list[str] = []
+    for m in _CATEGORY_CELL.finditer(text):
+        cats += [clean_inline(m.group(2))] * int(m.group(1))
+    out: dict[int, tuple[str | None, str | None]] = {}
+    for i in range(count):
+        out[i] = (cats[i] if len(cats) == count else None, impacts[i] if len(impacts) == count else None)
+    return out
+
+
+_IMPACT_LEVEL = {"High": "major", "Medium": "minor", "Low": "trivial"}
+
+
 def _is_code_suggestion(node: Node) -> bool:
+    """A suggestion row: ``___`` then the what, a location link (absent for "High-level" rows) and the
+    importance block."""
     text = node.text()
-    return text.lstrip().startswith("___") and _SUGGESTED_AT.search(text) is not None
+    if not text.lstrip().startswith("___"):
+        return False
+    return _SUGGESTED_AT.search(text) is not None or any(_IMPORTANCE.search(c.summary) for c in node.children())
 
 
-def _code_suggestion(node: Node) -> Finding:
+def _code_suggestion(node: Node, row: tuple[str | None, str | None] | None = None) -> Finding:
     text = node.text()
     loc = _SUGGESTED_AT.search(text)
     path = start = end = None
@@ -150,14 +192,24 @@ def _code_suggestion(node: Node) -> Finding:
         if m:
             importance = int(m.group(1))
     diff = next((f.text.strip("\n") for f in fences(text) if f.lang in ("diff", "suggestion")), None)
-    category = "actionable" if importance is None or importance >= 7 else "nitpick"
+    table_category, impact = row or (None, None)
     level = None
-    if importance is not None:
-        level = "major" if importance >= 9 else "minor" if importance >= 7 else "trivial"
+    severity = None
+    if impact:
+        level, severity = _IMPACT_LEVEL[impact], f"{impact} impact"
+        category = "nitpick" if impact == "Low" else "actionable"
+    else:  # no Impact column (older bodies): importance is all there is
+        category = "actionable" if importance is None or importance >= 7 else "nitpick"
+        if importance is not None:
+            level = "major" if importance >= 9 else "minor" if importance >= 7 else "trivial"
+            severity = f"importance {importance}/10"
     title = clean_inline(node.summary)
+    high_level = bool(table_category) and words_of(table_category or "").replace("-", " ").startswith("high level")
+    if high_level and not body.startswith("High-level"):
+        body = f"High-level: {body}" if body else "High-level suggestion"
     return make_finding(
         "qodo", title=title, body=body, file_path=path, start_line=start,
-        end_line=end, severity=f"importance {importance}/10" if importance is not None else None,
+        end_line=end, severity=severity,
         severity_level=level, category=category, suggestion=diff,
         fingerprint_basis=_basis(loc.group(4) if loc else "", path, title, body),
     )

@@ -156,3 +156,25 @@ def test_page_chains_stop_at_the_cap_and_say_so() -> None:
     f = facts()
     _capped(f, True, "51 of 9000 review threads")
     assert f.notes and "stopped after 50 further pages" in f.notes[0]
+
+
+def test_code_owner_review_is_named_not_miscounted() -> None:
+    def run(approvers: list[str], owners: list[str]) -> dict[str, Any]:
+        f = facts(reviewDecision="REVIEW_REQUIRED", mergeStateStatus="BLOCKED")
+        f.rules = [{"type": "pull_request", "parameters": {"required_approving_review_count": 1,
+                                                          "require_code_owner_review": True}}]
+        f.reviews = [{"state": "APPROVED", "author": {"login": who}} for who in approvers]
+        f.code_owner_requests = owners
+        f.review_requests = list(owners)
+        return assess(REF, f)
+
+    named = run(["bob"], ["acme/core", "alice"])
+    assert codes(named) == ["code_owner_review_required"]
+    assert "acme/core, alice" in named["blocking_issues"][0]["description"]
+    assert named["blocking_issues"][0]["command"].endswith("--add-reviewer acme/core --add-reviewer alice")
+    short = run([], ["acme/core"])
+    assert codes(short) == ["review_required", "code_owner_review_required"]
+    unnamed = run(["bob"], [])
+    assert codes(unnamed) == ["code_owner_review_required"]
+    assert "CODEOWNERS" in unnamed["blocking_issues"][0]["description"]
+    assert codes(run([], [])) == ["review_required"]  # an owner may have approved; only the count is short

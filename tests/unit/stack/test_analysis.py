@@ -244,7 +244,7 @@ def test_single_commit_pr_rebase_vs_squash() -> None:
 def test_swapped_arguments_are_pointed_out(tmp_path: Path) -> None:
     base = pull(11, "feature-b", "main", "b3", B_COMMITS)
     a = run(tmp_path, pull(12, "feature-d", "feature-b", "d2", D_COMMITS), base)
-    assert not a.is_stacked and "call again with base_pr #11 and dependent_pr #12" in a.reason
+    assert not a.is_stacked and "call again as gh pr-agent stack 'acme/widgets#11' 'acme/widgets#12'" in a.reason
 
 
 def test_visualization_of_a_three_pr_stack(tmp_path: Path) -> None:
