@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from pr_agent import surface
 from pr_agent.stack import shell
 from pr_agent.stack.fetch import StackSource
 from pr_agent.stack.model import Pull
@@ -159,8 +160,9 @@ def describe_changes(a: Analysis, above: list[tuple[Pull, Pull]], src: StackSour
             out.append("Also stacked on #" + str(base.number) + ": " + ", ".join(f"#{p.number}" for p in others)
                        + " (call the tool for each).")
             out.append("Restack commands for them: " + "; ".join(
-                shell.join(["gh", "pr-agent", "stack", base.ref.qualified, p.ref.qualified]) for p in others[:10])
-                + ("; …" if len(others) > 10 else "") + ".")
+                surface.show(surface.call("manage_stacked_prs", {"base_pr": base.ref.qualified,
+                                                                 "dependent_pr": p.ref.qualified}))
+                for p in others[:10]) + ("; …" if len(others) > 10 else "") + ".")
     for pull, role in a.chain:
         if role == "below" and pull.is_merged and base.is_open and base.base_ref == pull.head_ref:
             out.append(f"#{pull.number} below #{base.number} was merged while #{base.number} still targets "
