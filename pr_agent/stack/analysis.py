@@ -65,6 +65,7 @@ class Analysis:
     warnings: list[str] = field(default_factory=list)
     risk: Risk = "low"
     reason: str = ""
+    tip: str = ""  # the new base's commit
 
     @property
     def in_clone(self) -> bool:
@@ -94,7 +95,7 @@ def _analyze(ctx: Context, src: StackSource, base: Pull, dep: Pull, opts: Option
     default = src.default_branch or "main"
     clone = Clone.detect(ctx.git, dep.ref, ctx.env)
     if clone:
-        clone.ensure([dep.head_oid, base.head_oid, base.merge_commit, *base.former_heads()])
+        clone.ensure([dep.head_oid, base.merge_commit, *discovery.base_versions(base)])
     rel = discovery.relation(base, dep, clone)
     below = discovery.ancestors(src, base, default)
     above = discovery.descendants(src, dep) if dep.is_open else []
@@ -113,7 +114,21 @@ def _analyze(ctx: Context, src: StackSource, base: Pull, dep: Pull, opts: Option
                            f"{default!r}).", details={"field": "onto_base", "value": target})
     if clone:
         clone.ensure([tip])
-    a.old = discovery.old_base(base, dep.head_oid, dep, clone)
+    a.tip = tip
+    a.old = discovery.old_base(base, dep.head_oid, dep, clone, tip)
+    middle = discovery.carried_merged(src, dep) if base.is_open and not moving_off else None
+    if middle is not None and middle.base_ref == base.head_ref:
+        # a PR between the two was merged into base's branch (squash or rebase: new commits there) and dep was
+        # retargeted onto base: dep's own work starts after that PR's last head, not at base's old head
+        if clone:
+            clone.ensure([middle.merge_commit, *discovery.base_versions(middle)])
+        carried = discovery.old_base(middle, dep.head_oid, dep, clone)
+        if carried.oid:
+            a.old = discovery.OldBase(carried.oid, "former_head" if carried.how == "head" else carried.how,
+                                      carried.candidates)
+            a.warnings.append(f"#{middle.number} (between #{base.number} and #{dep.number}) was merged into "
+                              f"{base.head_ref}; #{dep.number} still carries its original commits, so its own work "
+                              f"starts after {carried.oid[:12]}.")
     if base.is_merged and base.merge_commit:
         a.merge = detect_api(base, src.history)
         if clone:
@@ -179,7 +194,13 @@ def _needs_rebase(a: Analysis, clone: Clone | None, tip: str, moving_off: bool) 
         return not (base.head_oid in dep.commit_oids or dep.fork_point == base.head_oid)
     if base.is_merged and base.merge_commit:
         if local and clone and clone.has(base.merge_commit):
-            return not clone.is_ancestor(base.merge_commit, dep.head_oid)
+            if not clone.is_ancestor(base.merge_commit, dep.head_oid):
+                return True
+            # the landed commit is in (e.g. "Update branch" merged the default branch in) — after a squash or
+            # rebase merge the base's original commits may still be there too: they must go
+            method = a.merge.method if a.merge else "unknown"
+            return method != "merge" and bool(a.old.oid) and bool(clone.is_ancestor(a.old.oid, dep.head_oid)) \
+                and not clone.is_ancestor(a.old.oid, base.merge_commit)
         return (base.head_oid in dep.commit_oids or dep.fork_point == base.head_oid
                 or dep.fork_point in base.commit_oids or bool(base.commit_oids & dep.commit_oids))
     if local and clone and a.old.oid:
@@ -193,7 +214,7 @@ def _regular_valid(a: Analysis, clone: Clone | None, tip: str, moving_off: bool)
     if not old.oid:
         return True
     if base.is_open and not moving_off:
-        if old.how == "former_head":
+        if old.how in ("former_head", "former_version", "same_patch", "ambiguous"):
             return False
         if clone and clone.has(tip) and clone.has(old.oid):
             return bool(clone.is_ancestor(old.oid, tip))
@@ -219,7 +240,7 @@ def _descendants(a: Analysis, above: list[tuple[Pull, Pull]], clone: Clone | Non
         if clone:
             clone.ensure([child.head_oid])
         old = discovery.child_old_base(parent, child, clone)
-        out.append(Restack(child, parent.head_ref, f"{parent.head_ref} (just restacked)", old))
+        out.append(Restack(child, shell.head_ref(parent.head_ref), f"{parent.head_ref} (just restacked)", old))
         moved.add(child.number)
     return out
 
@@ -283,6 +304,8 @@ def _risk(a: Analysis, clone: Clone | None, restacks: list[Restack]) -> Risk:
     if any(r.conflicts for r in restacks) or any(r.local and r.local.state == "diverged" for r in restacks):
         return "high"
     if a.strategy.recommended == "regular" and not a.strategy.regular_is_exact:
+        return "high"
+    if a.old.how == "ambiguous":
         return "high"
     if clone is None or a.old.how in ("fork_point", "assumed") or (a.merge and a.merge.method == "unknown"):
         return "medium"

@@ -34,10 +34,19 @@ def relation(base: Pull, dep: Pull, clone: Clone | None) -> Relation:
     return "none"
 
 
+How = Literal["head", "former_head", "former_version", "same_patch", "fork_point", "assumed", "ambiguous", "none"]
+
+
 @dataclass(frozen=True)
 class OldBase:
+    """The exclusive end of the replay range (``<upstream>`` of ``git rebase --onto``), and how it was found.
+
+    ``ambiguous``: the facts do not pin it; ``candidates`` holds each possible boundary (oid) with the commits
+    (oid, subject) it would replay, and ``oid`` is the most conservative of them (replays the fewest)."""
+
     oid: str | None
-    how: Literal["head", "former_head", "fork_point", "assumed", "none"]
+    how: How
+    candidates: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
 
     def describe(self, base: Pull) -> str:
         short = (self.oid or "")[:12]
@@ -45,33 +54,109 @@ class OldBase:
             "head": f"{short} is #{base.number}'s last head commit, and your branch contains it",
             "former_head": f"{short} was #{base.number}'s head before it was force-pushed, and your branch "
                            "contains it",
+            "former_version": f"{short} is the last commit your branch shares with a version of #{base.number} from "
+                              "before a force-push (the commits after it are not in any version of it)",
+            "same_patch": f"{short} is your branch's copy of a commit of #{base.number} (same patch-id as one of "
+                          "its versions); your own commits start after it",
             "fork_point": f"{short} is where your branch left #{base.number}'s history (the last commit they share)",
             "assumed": f"{short} is #{base.number}'s last head commit; whether your branch contains it could not "
                        "be checked without a clone (the plan verifies it before rebasing)",
+            "ambiguous": f"where your own commits start is not pinned by the facts; {short} is the most conservative "
+                         "candidate (see the candidates listed)",
             "none": "no commit of the base PR was found in your branch",
         }[self.how]
 
 
-def old_base(base: Pull, dep_head: str, dep: Pull | None, clone: Clone | None) -> OldBase:
+def base_versions(base: Pull) -> list[str]:
+    """Every head the base PR is known to have had: now, and before/after each force-push (newest first)."""
+    out = [base.head_oid]
+    for e in reversed(base.events or []):
+        if e.kind == "head_ref_force_pushed":
+            out += [e.after_oid or "", e.before_oid or ""]
+    return [o for o in dict.fromkeys(out) if o]
+
+
+def old_base(base: Pull, dep_head: str, dep: Pull | None, clone: Clone | None,
+             target_tip: str | None = None) -> OldBase:
     """The last commit of `base` that the dependent branch contains: the exclusive end of the replay range.
 
-    The parent's head (``headRefOid``, kept after merge and branch deletion) when the branch contains
-    it; else a head from before a force-push; else the fork point."""
-    candidates = [base.head_oid, *base.former_heads()]
+    In a clone: the highest of the merge-bases of the dependent's head with every known version of the base
+    (its head now, every HeadRefForcePushedEvent before/after), moved up over the dependent's commits whose
+    patch-id equals a commit of one of those versions. Candidates that are not in one line: ``ambiguous``.
+    Without a clone: the parent's head (``headRefOid``) or a head from before a force-push when the
+    dependent's commits list it; else the fork point, unless the base was rewritten (``ambiguous``)."""
+    versions = base_versions(base)
     if clone and clone.has(dep_head):
-        for oid in candidates:
-            if oid and clone.has(oid) and clone.is_ancestor(oid, dep_head):
-                return OldBase(oid, "head" if oid == base.head_oid else "former_head")
-        fork = clone.merge_base(dep_head, base.head_oid) if clone.has(base.head_oid) else None
-        return OldBase(fork, "fork_point") if fork else OldBase(None, "none")
+        return _in_clone(base, dep_head, clone, versions, target_tip)
     listed = dep.commit_oids if dep else set()
     fork_point = dep.fork_point if dep else None
-    for oid in candidates:
+    for oid in versions:
         if oid and (oid in listed or oid == fork_point):
             return OldBase(oid, "head" if oid == base.head_oid else "former_head")
+    if dep and base.former_heads() and dep.commits:
+        return _ambiguous_listed(dep)
     if dep and dep.base_ref == base.head_ref and fork_point:
         return OldBase(fork_point, "fork_point")
     return OldBase(base.head_oid or None, "assumed")
+
+
+def _ambiguous_listed(dep: Pull) -> OldBase:
+    """The base was force-pushed and no version of it is in the dependent's listed commits: every listed commit
+    (and the fork point) could be where the dependent's own work starts."""
+    commits = dep.commits[-20:]
+    points = [commits[0].parents[0]] if commits and commits[0].parents else []
+    points += [c.oid for c in commits[:-1]]
+    cands = tuple((p, tuple((c.oid, c.headline) for c in commits[i:])) for i, p in enumerate(points))
+    return OldBase(points[-1] if points else None, "ambiguous", cands)
+
+
+def _in_clone(base: Pull, dep_head: str, clone: Clone, versions: list[str], target_tip: str | None) -> OldBase:
+    known = [v for v in versions if clone.has(v)]
+    points: list[str] = []
+    for v in known:
+        mb = v if clone.is_ancestor(v, dep_head) else clone.merge_base(dep_head, v)
+        if mb and mb not in points:
+            points.append(mb)
+    if not points:
+        return OldBase(None, "none")
+    if target_tip and clone.has(target_tip) and len(points) > 1:
+        # a merge-base that the new base already contains (the dependent merged the default branch in, or the base
+        # was rebased onto it) pins nothing: the rebase onto the new base leaves those commits out anyway
+        specific = [p for p in points if not clone.is_ancestor(p, target_tip)]
+        points = specific or points
+    tops = [p for p in points if all(q == p or clone.is_ancestor(q, p) for q in points)]
+    if not tops:  # candidates not in one line of history: the facts cannot pin the boundary
+        cands = tuple((p, _replayed(clone, p, dep_head)) for p in points)
+        best = min(cands, key=lambda c: len(c[1]))[0]
+        return OldBase(best, "ambiguous", cands)
+    top = tops[0]
+    how: How = ("head" if top == base.head_oid else "former_head" if top in versions else
+                "former_version" if len(known) > 1 else "fork_point")
+    same = _same_patch(clone, known, dep_head)
+    for oid, parents in _first_parent_chain(clone, top, dep_head):
+        if oid not in same or len(parents) != 1:
+            break
+        top, how = oid, "same_patch"
+    return OldBase(top, how)
+
+
+def _first_parent_chain(clone: Clone, start: str, head: str) -> list[tuple[str, tuple[str, ...]]]:
+    entries = clone.git.log(head, f"^{start}", first_parent=True, max_count=500)
+    return [(e.oid, e.parents) for e in reversed(entries)]
+
+
+def _same_patch(clone: Clone, versions: list[str], head: str) -> set[str]:
+    """The dependent's commits whose patch-id equals a commit of one of the base's versions (`git cherry`)."""
+    out: set[str] = set()
+    for v in versions:
+        res = clone.git.call("rev-list", "--cherry-mark", "--right-only", "--no-merges", f"{v}...{head}")
+        if res.returncode == 0:
+            out |= {line[1:] for line in res.stdout.split() if line.startswith("=")}
+    return out
+
+
+def _replayed(clone: Clone, start: str, head: str) -> tuple[tuple[str, str], ...]:
+    return tuple((e.oid, e.subject) for e in reversed(clone.git.log(head, f"^{start}", max_count=50)))
 
 
 def ancestors(src: StackSource, base: Pull, default_branch: str) -> list[Pull]:
@@ -176,10 +261,24 @@ def find_upstream(src: StackSource, dep: Pull, default_branch: str) -> Pull | No
     return src.complete(found) if found is not None and found.is_merged else found
 
 
+def carried_merged(src: StackSource, dep: Pull) -> Pull | None:
+    """A merged former base whose commits the dependent still carries (its listed commits contain a version of
+    that PR's head, or start from one): GitHub retargeted the dependent when that PR's branch was deleted, but the
+    replay must still skip that PR's original commits. Newest base change first."""
+    listed = dep.commit_oids | ({dep.fork_point} if dep.fork_point else set())
+    for name in dep.former_bases():
+        for p in src.by_head(name, detail=True):
+            if p.number != dep.number and p.is_merged and listed & set(base_versions(p)):
+                return p
+    return None
+
+
 def _upstream(src: StackSource, dep: Pull, default_branch: str) -> Pull | None:
     if dep.base_ref and dep.base_ref != default_branch:
         prs = [p for p in src.by_head(dep.base_ref, detail=True) if p.number != dep.number]
         found = next((p for p in prs if p.is_open), None) or next((p for p in prs if p.is_merged), None)
+        if found and found.is_open:  # retargeted onto an open PR: the merged former base below it comes first
+            found = carried_merged(src, dep) or found
         if found:
             return found
     for name in dep.former_bases():

@@ -1,28 +1,51 @@
 """The exact commands of a restack plan, safe to paste whatever the branch names are.
 
-Every argument goes through :func:`shlex.quote`. A branch or remote name that starts with ``-`` would
-be read by git as an option (``git rebase`` has no ``--`` for its branch argument), so it is refused
-with a typed error instead of being emitted. Pushes always carry an explicit lease
-(``--force-with-lease=<branch>:<expected sha>``), never a plain ``--force``.
+Every command is built by :func:`pr_agent.shellcmd.command` (each word quoted). Every ref is
+unambiguous: pushes use full refspecs (``refs/heads/B:refs/heads/B``) and leases on full refs
+(``--force-with-lease=refs/heads/B:SHA``), fetches name full source and destination refs, rebases take
+full ref names for their bases. A branch named ``+main`` is therefore pushed as the branch ``+main``,
+never read as "force-push main". A name that git itself refuses (``git check-ref-format --branch``
+rules), one that starts with ``-`` (``git rebase`` has no ``--`` for its branch argument) or holds
+control characters is refused with ``unsafe_branch_name``; no command is emitted for it.
+Pushes always carry an explicit lease, never a plain ``--force``.
 """
 
 from __future__ import annotations
 
-import shlex
-
 from pr_agent.errors import PrAgentError
 from pr_agent.refs import PRRef
+from pr_agent.shellcmd import chain, command
+
+_BAD_CHARS = set(" ~^:?*[\\")
+
+
+def ref_format_problem(name: str) -> str | None:
+    """Why git would refuse `name` as a branch name (the rules of `git check-ref-format --branch`), or None."""
+    if not name:
+        return "it is empty"
+    if name.startswith("-"):
+        return "it starts with '-', so git would read it as an option"
+    if any(ord(c) < 32 or ord(c) == 127 for c in name):
+        return "it contains control characters"
+    if name in ("@", "HEAD"):
+        return f"{name!r} is not a branch name git accepts"
+    bad = sorted({c for c in name if c in _BAD_CHARS})
+    if bad:
+        return "git refuses branch names containing " + " ".join(repr(c) for c in bad)
+    if name.startswith("/") or name.endswith("/") or "//" in name:
+        return "git refuses empty path components ('/' at either end or '//')"
+    if ".." in name or "@{" in name:
+        return "git refuses '..' and '@{' in branch names"
+    if name.endswith("."):
+        return "git refuses branch names ending with '.'"
+    if any(part.startswith(".") or part.endswith(".lock") for part in name.split("/")):
+        return "git refuses path components starting with '.' or ending with '.lock'"
+    return None
 
 
 def check_name(name: str, what: str) -> str:
-    """Refuse names a command line could misread; return the name unchanged."""
-    bad = None
-    if not name:
-        bad = "it is empty"
-    elif name.startswith("-"):
-        bad = "it starts with '-', so git would read it as an option"
-    elif any(ord(c) < 32 or ord(c) == 127 for c in name):
-        bad = "it contains control characters"
+    """Refuse names a command line could misread or git would refuse; return the name unchanged."""
+    bad = ref_format_problem(name)
     if bad:
         raise PrAgentError(
             "unsafe_branch_name", f"The {what} {name[:100]!r} cannot be used in a command: {bad}.",
@@ -33,7 +56,11 @@ def check_name(name: str, what: str) -> str:
 
 
 def join(argv: list[str]) -> str:
-    return " ".join(shlex.quote(a) for a in argv)
+    return command(argv)
+
+
+def head_ref(branch: str) -> str:
+    return f"refs/heads/{branch}"
 
 
 def remote_ref(remote: str, branch: str) -> str:
@@ -42,48 +69,56 @@ def remote_ref(remote: str, branch: str) -> str:
 
 
 def fetch(remote: str, branches: list[str]) -> str:
-    specs = [f"+refs/heads/{b}:{remote_ref(remote, b)}" for b in dict.fromkeys(branches)]
-    return join(["git", "fetch", remote, *specs])
+    specs = [f"+{head_ref(b)}:{remote_ref(remote, b)}" for b in dict.fromkeys(branches)]
+    return command(["git", "fetch", remote, *specs])
+
+
+def fetch_pull(remote: str, number: int, branch: str) -> str:
+    """A fork PR's head through the base repository's ``refs/pull/N/head`` (GitHub keeps it for every PR)."""
+    return command(["git", "fetch", remote, f"+refs/pull/{number}/head:{remote_ref(remote, branch)}"])
 
 
 def create_branch(remote: str, branch: str) -> str:
-    return join(["git", "branch", "--track", branch, remote_ref(remote, branch)])
+    return command(["git", "branch", "--track", branch, remote_ref(remote, branch)])
 
 
 def create_branch_if_missing(remote: str, branch: str) -> str:
-    check = join(["git", "show-ref", "--verify", "--quiet", f"refs/heads/{branch}"])
-    return f"{check} || {create_branch(remote, branch)}"
+    check = command(["git", "show-ref", "--verify", "--quiet", head_ref(branch)])
+    return chain(check, create_branch(remote, branch), op="||")
 
 
 def fast_forward(remote: str, branch: str, checked_out_here: bool) -> str:
     if checked_out_here:
-        merge = join(["git", "merge", "--ff-only", remote_ref(remote, branch)])
-        return join(["git", "switch", branch]) + " && " + merge
-    return join(["git", "branch", "--force", branch, remote_ref(remote, branch)])
+        merge = command(["git", "merge", "--ff-only", remote_ref(remote, branch)])
+        return chain(command(["git", "switch", branch]), merge)
+    return command(["git", "branch", "--force", branch, remote_ref(remote, branch)])
 
 
 def contains(ancestor: str, branch: str) -> str:
-    return join(["git", "merge-base", "--is-ancestor", ancestor, f"refs/heads/{branch}"])
+    return command(["git", "merge-base", "--is-ancestor", ancestor, head_ref(branch)])
 
 
 def rebase_onto(new_base: str, old_base: str, branch: str) -> str:
-    return join(["git", "rebase", "--onto", new_base, old_base, branch])
+    return command(["git", "rebase", "--onto", new_base, old_base, branch])
 
 
 def rebase(new_base: str, branch: str) -> str:
-    return join(["git", "rebase", new_base, branch])
+    return command(["git", "rebase", new_base, branch])
 
 
 def push(remote: str, leases: list[tuple[str, str]]) -> str:
+    """One leased push: ``--force-with-lease=refs/heads/B:SHA`` and the full refspec ``refs/heads/B:refs/heads/B``
+    for each branch, so no name can turn into a force flag or another destination."""
     argv = ["git", "push"]
     if len(leases) > 1:
         argv.append("--atomic")
-    argv += [f"--force-with-lease={branch}:{sha}" for branch, sha in leases]
-    return join([*argv, remote, *(branch for branch, _ in leases)])
+    argv += [f"--force-with-lease={head_ref(branch)}:{sha}" for branch, sha in leases]
+    return command([*argv, remote, *(f"{head_ref(b)}:{head_ref(b)}" for b, _ in leases)])
 
 
 def plain_push(remote: str, branch: str) -> str:
-    return join(["git", "push", remote, branch])
+    """A fast-forward push of one branch (no force: the refspec has no '+')."""
+    return command(["git", "push", remote, f"{head_ref(branch)}:{head_ref(branch)}"])
 
 
 def _gh_api(ref: PRRef) -> list[str]:
@@ -99,8 +134,8 @@ def repo_arg(ref: PRRef) -> str:
 
 def retarget(ref: PRRef, base: str) -> str:
     """Change a PR's base branch through REST (works with every gh, unlike `gh pr edit` on old gh)."""
-    return join([*_gh_api(ref), "--method", "PATCH", f"repos/{ref.owner}/{ref.repo}/pulls/{ref.number}",
-                 "-f", f"base={base}", "--silent"])
+    return command([*_gh_api(ref), "--method", "PATCH", f"repos/{ref.owner}/{ref.repo}/pulls/{ref.number}",
+                    "-f", f"base={base}", "--silent"])
 
 
 def checks(ref: PRRef) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from pr_agent import surface
 from pr_agent.stack import shell
 from pr_agent.stack.fetch import StackSource
 from pr_agent.stack.model import Pull
@@ -43,6 +44,19 @@ def _own_commits(a: Analysis) -> int | None:
     if dep.fork_point == old:
         return dep.commit_count
     return None
+
+
+def _carried_count(a: Analysis, own: int | None) -> int | None:
+    """Commits a plain rebase replays beyond the dependent's own: those of the base PR it still carries."""
+    if own is None or not a.clone or not a.tip or not a.clone.has(a.tip):
+        return None
+    total = a.clone.git.count(a.dependent.head_oid, f"^{a.tip}")
+    return None if total is None else max(total - own, 0)
+
+
+def _carried(a: Analysis, own: int | None) -> str:
+    n = _carried_count(a, own)
+    return f" ({n} commit(s) that are not {('#' + str(a.dependent.number))}'s own)" if n else ""
 
 
 def decide(a: Analysis, opts: Options, regular_valid: bool, moving_off: bool, remote: str) -> Strategy:
@@ -88,15 +102,16 @@ def decide(a: Analysis, opts: Options, regular_valid: bool, moving_off: bool, re
         reason = (f"Moving {d} off {b} onto {target} (onto_base): --onto drops {b}'s commits from {d}; a plain "
                   "rebase would keep them.")
     elif base.is_open:
-        if old.how == "former_head":
+        if not regular_valid:
             reason = (f"{b} was force-pushed after {d} was built on it: a plain rebase would replay {b}'s old "
-                      f"commits; --onto {label} {short} replays only {mine}.")
+                      f"commits{_carried(a, own)}; --onto {label} {short} replays only {mine}.")
         else:
             reason = (f"{b} has new commits and was not rewritten: a plain rebase onto {label} replays only "
                       f"{mine}, the same result as --onto.")
     elif method == "squash":
-        reason = (f"{b} was squash-merged into {target}: its {n} commit(s) landed as one new commit, so {d} still "
-                  f"carries the originals. --onto {label} {short} replays only {mine}.")
+        n = _carried_count(a, own) or n
+        reason = (f"{b} was squash-merged into {target}: its commits landed as one new commit, so {d} still "
+                  f"carries {n} original commit(s) of it. --onto {label} {short} replays only {mine}.")
         cons.append(f"A plain rebase would replay {b}'s {n} original commit(s)"
                     + (" and conflict with the squash commit." if n > 1 else
                        "; git skips a single identical commit only when it recognises it."))
@@ -117,6 +132,15 @@ def decide(a: Analysis, opts: Options, regular_valid: bool, moving_off: bool, re
     if old.oid:
         cons.append(f"Old base: {old.describe(base)}.")
     ai = bool(onto_cmd) and regular_valid and opts.use_onto is None
+    if old.how == "ambiguous":
+        ai = True
+        cons.insert(0, f"The facts do not pin where {d}'s own commits start (a force-push of {b} left no version of it "
+                    f"in {d}'s history): pick the upstream whose replayed commits are exactly {d}'s own. The plan "
+                    f"uses {short}, the candidate that replays the fewest.")
+        for oid, commits in old.candidates:
+            subjects = "; ".join(s for _, s in commits[:10]) + ("; …" if len(commits) > 10 else "")
+            cons.append(f"Candidate upstream {oid[:12]}: `{shell.rebase_onto(new_ref, oid, dep.head_ref)}` replays "
+                        f"{len(commits)} commit(s): {subjects or 'none'}.")
     return Strategy(rec, reason, regular_cmd, onto_cmd, ai, cons, regular_exact)
 
 
@@ -130,11 +154,15 @@ def describe_changes(a: Analysis, above: list[tuple[Pull, Pull]], src: StackSour
     if moved:
         out.append(", ".join(f"#{c.number}" for c in moved) + f" (stacked on #{dep.number}) "
                    + ("is" if len(moved) == 1 else "are") + " restacked too, each onto its freshly rebased parent.")
-    if base.is_open and base.head_ref:
+    if base.head_ref and not base.head_branch_deleted:
         others = [p for p in src.children(base.head_ref) if p.number != dep.number]
-        if others:
+        if others:  # siblings: named, and each with the command that restacks it
             out.append("Also stacked on #" + str(base.number) + ": " + ", ".join(f"#{p.number}" for p in others)
                        + " (call the tool for each).")
+            out.append("Restack commands for them: " + "; ".join(
+                surface.show(surface.call("manage_stacked_prs", {"base_pr": base.ref.qualified,
+                                                                 "dependent_pr": p.ref.qualified}))
+                for p in others[:10]) + ("; …" if len(others) > 10 else "") + ".")
     for pull, role in a.chain:
         if role == "below" and pull.is_merged and base.is_open and base.base_ref == pull.head_ref:
             out.append(f"#{pull.number} below #{base.number} was merged while #{base.number} still targets "

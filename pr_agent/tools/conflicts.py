@@ -16,6 +16,7 @@ from pr_agent.merge.local import LocalResult, analyze, open_clone
 from pr_agent.refs import PRRef
 from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register
 from pr_agent.shellcmd import chain, command, comment
+from pr_agent.stack.shell import ref_format_problem
 from pr_agent.textsafe import terminal_field, terminal_safe
 from pr_agent.tools.comments import PR_FIELD_DESCRIPTION
 
@@ -107,14 +108,23 @@ def _comment(text: str) -> str:
     return "# " + terminal_safe(text).replace("\n", "\\n")
 
 
+def _merge_target(remote: str, target: str) -> str:
+    """Fetch and merge the target through full refs: a branch named `+main` is fetched as that branch, never read
+    as a forced refspec; a name git refuses gets no command at all."""
+    bad = ref_format_problem(target)
+    if bad:
+        return _comment(f"no fetch command for the target branch {target!r}: {bad}")
+    tracking = f"refs/remotes/{remote}/{target}"
+    return chain(command(["git", "fetch", remote, f"+refs/heads/{target}:{tracking}"]),
+                 command(["git", "merge", tracking]))
+
+
 def _steps(ref: PRRef, remote: str, target: str, files: list[dict[str, Any]]) -> Instructions:
     paths = [f["file_path"] for f in files]
     hunks = sum(max(f.get("total_hunks", 0), 1) for f in files)
-    # the full ref: a branch named +main or -x is neither a forced refspec nor an option
-    full = target if target.startswith("refs/") else f"refs/heads/{target}"
     steps = [
         cmd.gh_pr(ref, "checkout") + "   " + comment("commit or stash your own work first"),
-        chain(command(["git", "fetch", "--end-of-options", remote, full]), command(["git", "merge", "FETCH_HEAD"])),
+        _merge_target(remote, target),
     ]
     if files:
         # prose, written as a shell comment on one line: inert if the steps are pasted into a shell, whatever the

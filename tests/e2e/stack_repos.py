@@ -74,10 +74,15 @@ class StackRepo:
         self.a("checkout", "-q", *(["-b", branch, start] if start else [branch]))
 
     def push(self, *branches: str) -> None:
-        self.a("push", "-q", "--force", "origin", *(f"{b}:refs/heads/{b}" for b in branches))
+        # full refspecs: a branch named `+main` is pushed as `refs/heads/+main`, never read as "force-push main"
+        self.a("push", "-q", "--force", "origin", *(f"refs/heads/{b}:refs/heads/{b}" for b in branches))
 
     def delete_remote(self, branch: str) -> None:
         self.a("push", "-q", "origin", f":refs/heads/{branch}")
+
+    @staticmethod
+    def _is_oid(text: str) -> bool:
+        return len(text) == 40 and all(c in "0123456789abcdef" for c in text)
 
     def tip(self, branch: str, where: Path | None = None) -> str:
         return self.git(where or self.origin, "rev-parse", f"refs/heads/{branch}")
@@ -94,7 +99,7 @@ class StackRepo:
     def branch_commits(self, branch: str, start: str, n: int, path: str, prefix: str) -> list[str]:
         """`n` commits on a new branch, each rewriting the same file (so replaying them onto a squash of
         them conflicts, as it does for real)."""
-        self.checkout(branch, start)
+        self.checkout(branch, start if self._is_oid(start) else f"refs/heads/{start}")
         oids = []
         for i in range(1, n + 1):
             text = "".join(f"{prefix} {j}\n" for j in range(1, i + 1))
@@ -115,6 +120,24 @@ class StackRepo:
         self.git(self.origin, "update-ref", f"refs/pull/{number}/head", self.tip(head))
         pr.update(head_sha=self.tip(head), base_sha=self.tip(base),
                   commits=self.log_range(f"refs/heads/{base}..refs/heads/{head}"))
+
+    def force_push(self, number: int, keep: list[str], onto: str | None = None) -> tuple[str, str]:
+        """The author rewrites PR `number`'s branch: it becomes `onto` (default: the PR's fork point) plus the
+        commits `keep` cherry-picked in that order (dropping, reordering or rebasing the others), force-pushed.
+        GitHub records a HeadRefForcePushedEvent with the before/after heads and keeps the old commits (here
+        under refs/pull-history/, so the scenario still lists them)."""
+        pr = self.prs[number]
+        head, before = pr["head_ref"], self.tip(pr["head_ref"])
+        self.git(self.origin, "update-ref", f"refs/pull-history/{number}/{before}", before)
+        start = onto or self.git(self.origin, "merge-base", f"refs/heads/{pr['base_ref']}", before)
+        self.a("checkout", "-q", "-B", head, start)
+        for oid in keep:
+            self.a("cherry-pick", "--allow-empty", "--keep-redundant-commits", oid)
+        self.push(head)
+        after = self.tip(head)
+        pr.setdefault("timeline", []).append({"type": "head_ref_force_pushed", "before": before, "after": after})
+        self.refresh_pr(number)
+        return before, after
 
     def user_clone(self, *branches: str, checkout: str | None = None) -> Path:
         """The user's clone as of now, with local branches for `branches`."""
@@ -140,7 +163,7 @@ class StackRepo:
     def squash_merge(self, number: int, into: str = "main", delete: bool = True) -> str:
         pr = self.prs[number]
         self.checkout(into)
-        self.a("merge", "-q", "--squash", pr["head_ref"])
+        self.a("merge", "-q", "--squash", f"refs/heads/{pr['head_ref']}")
         oid = self.commit(f"{pr['title']} (#{number})")
         self._merged(number, into, oid, delete)
         return oid
@@ -149,14 +172,14 @@ class StackRepo:
         pr = self.prs[number]
         self.checkout(into)
         self.a("merge", "-q", "--no-ff", "-m", f"Merge pull request #{number} from acme/{pr['head_ref']}",
-               pr["head_ref"])
+               f"refs/heads/{pr['head_ref']}")
         oid = self.a("rev-parse", "HEAD")
         self._merged(number, into, oid, delete)
         return oid
 
     def rebase_merge(self, number: int, into: str = "main", delete: bool = True) -> str:
         pr = self.prs[number]
-        self.a("checkout", "-q", "-B", "landing", pr["head_ref"])
+        self.a("checkout", "-q", "-B", "landing", f"refs/heads/{pr['head_ref']}")
         self.a("rebase", "-q", "--force-rebase", into)  # new committer, same authors/dates/messages
         self.checkout(into)
         self.a("merge", "-q", "--ff-only", "landing")

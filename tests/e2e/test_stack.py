@@ -79,7 +79,8 @@ def test_squash_merged_branch_deleted_child_retargeted(agent, tmp_path: Path, b_
     assert strat["recommended"] == "onto" and strat["ai_should_decide"] is False
     rebase = f"git rebase --onto refs/remotes/origin/main {old_b} feature-d"
     assert strat["onto_command"] == rebase and rebase in cmds(out)
-    assert f"git push --force-with-lease=feature-d:{old_d} origin feature-d" in cmds(out)
+    assert (f"git push --force-with-lease=refs/heads/feature-d:{old_d} origin "
+            "refs/heads/feature-d:refs/heads/feature-d") in cmds(out)
     assert not any("--force " in c or c.endswith("--force") for c in cmds(out))
     assert not any("pulls/12" in c for c in cmds(out))  # GitHub already retargeted it
     assert out["change_summary"]["source"] == "local" and out["change_summary"]["potential_conflicts"] == []
@@ -190,11 +191,12 @@ def test_three_pr_stack_bottom_squash_merged(agent, tmp_path: Path) -> None:
     assert roles == [("acme/widgets#21", "base"), ("acme/widgets#22", "dependent"), ("acme/widgets#23", "above")]
     c = cmds(out)
     assert "git branch --track feature-c refs/remotes/origin/feature-c" in c
-    assert f"git rebase --onto feature-b {old_b} feature-c" in c
-    assert c.index(f"git rebase --onto feature-b {old_b} feature-c") > c.index(
+    assert f"git rebase --onto refs/heads/feature-b {old_b} feature-c" in c
+    assert c.index(f"git rebase --onto refs/heads/feature-b {old_b} feature-c") > c.index(
         f"git rebase --onto refs/remotes/origin/main {repo.prs[21]['head_sha']} feature-b")
-    assert (f"git push --atomic --force-with-lease=feature-b:{old_b} --force-with-lease=feature-c:{old_c} "
-            "origin feature-b feature-c") in c
+    assert (f"git push --atomic --force-with-lease=refs/heads/feature-b:{old_b} "
+            f"--force-with-lease=refs/heads/feature-c:{old_c} "
+            "origin refs/heads/feature-b:refs/heads/feature-b refs/heads/feature-c:refs/heads/feature-c") in c
     run_plan(a, out["commands"], repo.clone)
     assert_on_top(repo, "feature-b", "main", ["feature-b: step 1", "feature-b: step 2"], ["b.txt"])
     assert_on_top(repo, "feature-c", "feature-b", [f"feature-c: step {i}" for i in (1, 2, 3)], ["c.txt"])

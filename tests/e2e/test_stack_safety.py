@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import pytest
 
 from tests.e2e.stack_repos import StackRepo
 from tests.e2e.test_mcp import mcp_session
@@ -102,3 +103,36 @@ def test_upstream_commits_are_paged_with_a_cursor(agent, tmp_path: Path) -> None
     other = a.cli("stack", "11", "12", "--onto-base", "main", "--cursor", first["nextCursor"], "--json",
                   cwd=repo.clone)
     assert other.returncode == 2 and json.loads(other.stdout)["error"]["code"] == "cursor_mismatch"
+
+
+def _remote_refs(repo: StackRepo) -> dict[str, str]:
+    out = repo.git(repo.origin, "for-each-ref", "--format=%(refname) %(objectname)")
+    return dict(line.split(" ", 1) for line in out.splitlines())
+
+
+@pytest.mark.parametrize(("b", "d"), [("+base", "+main"), ("heads/main", "+refs/heads/main"),
+                                      ("origin/main", "@main")])
+def test_plus_and_ref_like_branch_names_push_only_their_own_branch(agent, tmp_path: Path, b: str, d: str) -> None:
+    """Legal but odd names (git allows `+main`): the plan executed for real rewrites exactly the dependent's
+    branch on the remote. A stale local `main` is never force-pushed over the remote default branch (the
+    `+main` refspec would do that), and no other remote ref moves."""
+    repo = StackRepo(tmp_path / "repo")
+    repo.branch_commits(b, "main", 2, "b.txt", "feature-b")
+    repo.branch_commits(d, b, 2, "d.txt", "feature-d")
+    repo.open_pr(11, b, "main")
+    repo.open_pr(12, d, b)
+    repo.user_clone(d, checkout="main")  # the user's local main is now stale: the squash lands after
+    repo.squash_merge(11, delete=False)
+    stale_main = repo.git(repo.clone, "rev-parse", "refs/heads/main")
+    assert stale_main != repo.tip("main")
+    before = _remote_refs(repo)
+    a = agent(repo.scenario())
+    out = a.json("stack", "11", "12", cwd=repo.clone)
+    pushes = [c for c in cmds(out) if c.startswith("git push")]
+    assert pushes and all(shlex.split(p)[-1] == f"refs/heads/{d}:refs/heads/{d}" for p in pushes), pushes
+    run_plan(a, out["commands"], repo.clone)
+    after = _remote_refs(repo)
+    changed = {r for r in set(before) | set(after) if before.get(r) != after.get(r)}
+    assert changed == {f"refs/heads/{d}"}, changed
+    assert after["refs/heads/main"] == before["refs/heads/main"] != stale_main
+    assert_on_top(repo, d, "main", ["feature-d: step 1", "feature-d: step 2"], ["d.txt"])

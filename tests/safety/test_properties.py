@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import subprocess
 
 import orjson
 from hypothesis import HealthCheck, example, given, settings
@@ -26,7 +27,17 @@ from pr_agent.tools.checks_view import parse_job_log_uri
 from pr_agent.tools.conflicts import _comment
 from tests.safety.hostile import BRANCHES, PATHS, TEST_NAMES, TEXTS, UNSAFE_ON_TERMINAL, intended_argvs
 
+
 # No per-example deadline: a wall-clock limit fails on a busy machine (speed is measured in bench/).
+def git_accepts_branch(name: str) -> bool:
+    """Real git's verdict on a branch name. A leading '-' would be an option on any command line, and '@' (which
+    `git branch` creates) means HEAD wherever git reads a revision, e.g. the branch argument of `git rebase`."""
+    if "\x00" in name or not name or name.startswith("-") or name == "@":
+        return False
+    return subprocess.run(["git", "check-ref-format", "--branch", name], capture_output=True,
+                          check=False).returncode == 0
+
+
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 hostile = st.sampled_from([*TEXTS, *BRANCHES, *PATHS, *TEST_NAMES])
 # text that reaches deep: shell metacharacters, quotes, options, controls, bidi, separators runners use
@@ -81,18 +92,19 @@ def test_restack_commands_give_exactly_the_intended_argv(new_base: str, branch_n
             assert shell.check_name(name, "branch") == name
     except PrAgentError as err:
         assert err.code == "unsafe_branch_name" and err.details["reason"]
-        bad = next(n for n in (new_base, branch_name, remote) if not n or n.startswith("-")
-                   or any(ord(c) < 32 or ord(c) == 127 for c in n))
-        assert bad is not None
+        refused = [n for n in (new_base, branch_name, remote) if not git_accepts_branch(n)]
+        assert refused, err.details  # only names git itself refuses (or '-' options) are refused
         return
     assert intended_argvs(shell.rebase_onto(new_base, old, branch_name)) == [
         ["git", "rebase", "--onto", new_base, old, branch_name]]
     assert intended_argvs(shell.rebase(new_base, branch_name)) == [["git", "rebase", new_base, branch_name]]
     assert intended_argvs(shell.push(remote, [(branch_name, old)])) == [
-        ["git", "push", f"--force-with-lease={branch_name}:{old}", remote, branch_name]]
+        ["git", "push", f"--force-with-lease=refs/heads/{branch_name}:{old}", remote,
+         f"refs/heads/{branch_name}:refs/heads/{branch_name}"]]
     assert intended_argvs(shell.push(remote, [(branch_name, old), (new_base, old)])) == [
-        ["git", "push", "--atomic", f"--force-with-lease={branch_name}:{old}", f"--force-with-lease={new_base}:{old}",
-         remote, branch_name, new_base]]
+        ["git", "push", "--atomic", f"--force-with-lease=refs/heads/{branch_name}:{old}",
+         f"--force-with-lease=refs/heads/{new_base}:{old}", remote,
+         f"refs/heads/{branch_name}:refs/heads/{branch_name}", f"refs/heads/{new_base}:refs/heads/{new_base}"]]
     assert intended_argvs(shell.fetch(remote, [branch_name])) == [
         ["git", "fetch", remote, f"+refs/heads/{branch_name}:refs/remotes/{remote}/{branch_name}"]]
     assert intended_argvs(shell.create_branch_if_missing(remote, branch_name)) == [
@@ -194,3 +206,15 @@ def test_remote_urls_and_resource_uris_never_crash(text: str) -> None:
     parse_remote_url(text)
     parse_job_log_uri(text)
     parse_job_log_uri("pr-agent://job-log/" + text)
+
+
+ODD_BRANCHES = ["+main", "+refs/heads/main", "refs/heads/main", "origin/main", "@", "HEAD", "a.lock", "x.", ".x",
+                "a..b", "a@{b", "@{-1}", "a:b", "x\\y", "a//b", "/a", "a/", "ünï/✓", "main^", "m~1", "q?", "s*", "[x",
+                "+", "a/.b", "a.b/c.lock/d", "-", "with space", "tab\tname", "del\x7f"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(st.sampled_from(BRANCHES + ODD_BRANCHES), st.text(alphabet="ab/.-+@{}:~^ \\*?[lock\x01", max_size=8)))
+def test_branch_name_rules_are_gits(name: str) -> None:
+    """shell.check_name refuses exactly the names real git refuses (`git check-ref-format --branch`)."""
+    assert (shell.ref_format_problem(name) is None) is git_accepts_branch(name), name

@@ -102,7 +102,8 @@ def test_squash_merged_and_retargeted(tmp_path: Path) -> None:
                                            "verification"]
     assert commands(a)[1] == ("git show-ref --verify --quiet refs/heads/feature-d || git branch --track feature-d "
                               "refs/remotes/origin/feature-d")
-    assert commands(a)[4] == f"git push --force-with-lease=feature-d:{OID['d2']} origin feature-d"
+    assert commands(a)[4] == (f"git push --force-with-lease=refs/heads/feature-d:{OID['d2']} origin "
+                              "refs/heads/feature-d:refs/heads/feature-d")
     assert a.risk == "medium" and "#12's own 2 commit(s)" in s.reason
     assert a.changes.source == "api" and [x.oid for x in a.changes.commits] == [OID["sq"]]
 
@@ -187,14 +188,15 @@ def test_children_of_the_dependent_are_restacked_in_order(tmp_path: Path) -> Non
     child = pull(13, "feature-c", "feature-d", "c1", [c("c1", "d2")])
     a = run(tmp_path, merged_b(), retargeted_d(), extra=[child], auto_fix=False)
     cmds = commands(a)
-    assert f"git rebase --onto feature-d {OID['d2']} feature-c" in cmds
-    assert (f"git push --atomic --force-with-lease=feature-d:{OID['d2']} --force-with-lease=feature-c:{OID['c1']} "
-            "origin feature-d feature-c") in cmds
+    assert f"git rebase --onto refs/heads/feature-d {OID['d2']} feature-c" in cmds
+    assert (f"git push --atomic --force-with-lease=refs/heads/feature-d:{OID['d2']} "
+            f"--force-with-lease=refs/heads/feature-c:{OID['c1']} origin "
+            "refs/heads/feature-d:refs/heads/feature-d refs/heads/feature-c:refs/heads/feature-c") in cmds
     assert [r[1] for r in a.chain] == ["base", "dependent", "above"]
 
 
 def test_hostile_and_refused_branch_names(tmp_path: Path) -> None:
-    evil = "d/$(rm -rf ~);'x'"
+    evil = "d/$(rm${IFS}-rf${IFS}x);'y'|z>w"  # shell-hostile, yet a name git accepts
     dep = replace(retargeted_d(), head_ref=evil)
     a = run(tmp_path, merged_b(), dep)
     rebase = next(s.command for s in a.steps if "rebase" in s.command)
@@ -202,6 +204,9 @@ def test_hostile_and_refused_branch_names(tmp_path: Path) -> None:
     with pytest.raises(PrAgentError) as err:
         run(tmp_path, merged_b(), replace(retargeted_d(), head_ref="-rf"))
     assert err.value.code == "unsafe_branch_name"
+    with pytest.raises(PrAgentError) as err:  # git refuses '~' and ' ' in branch names: no command for it
+        run(tmp_path, merged_b(), replace(retargeted_d(), head_ref="d/$(rm -rf ~)"))
+    assert err.value.code == "unsafe_branch_name" and "'~'" in err.value.details["reason"]
 
 
 def test_find_upstream_by_base_branch_and_by_former_base() -> None:

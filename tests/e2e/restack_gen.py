@@ -1,0 +1,303 @@
+"""Generated stack histories in real git, the restack analysis run on them, its commands executed verbatim, and
+an oracle that judges the pushed result (issue 12).
+
+A seed fixes one history: a bare ``origin`` (with ``refs/pull/N/head`` and every old PR head kept, as GitHub
+keeps them), a base PR #11 of 1-3 commits that gets extra pushes after the dependent #12 branched off it, then
+maybe a force-push (drop, reorder, amend, rebase onto a newer default branch), then maybe a squash, rebase or
+merge-commit merge into ``main`` (its branch kept or deleted with #12 retargeted). The user's clone is made
+either when #12 was created or at the end. GitHub's facts (the PRs' commits, HeadRefForcePushedEvent
+before/after, BaseRefChangedEvent, the landed commit) are read from the same git objects into
+:class:`pr_agent.stack.model.Pull` and the analysis runs in-process (``tests/e2e/test_stack_rewritten.py`` runs
+the same situations through real gh and fakehub).
+
+The oracle knows which commits are #12's own (the generator made them): after the plan ran, the remote
+``feature-d`` must be exactly those commits (same patch-ids, same order) on top of the new base's tip, and no
+other remote ref may have moved.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pr_agent.context import Context
+from pr_agent.git import Git
+from pr_agent.refs import PRRef
+from pr_agent.stack.analysis import Analysis, Options, analyze
+from pr_agent.stack.model import Commit, Event, Pull
+
+URL = "https://github.com/acme/widgets.git"
+_FMT = "%H%x00%P%x00%an%x00%ae%x00%aI%x00%s"
+
+
+@dataclass
+class Gen:
+    root: Path
+    seed: int
+    clock: int = 1_790_000_000
+    story: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+        self.origin, self.work, self.clone = self.root / "origin.git", self.root / "work", self.root / "clone"
+        self.home = self.root / "home"
+        self.home.mkdir(parents=True, exist_ok=True)
+
+    def env(self) -> dict[str, str]:
+        self.clock += 60
+        stamp = f"@{self.clock} +0000"
+        return {**os.environ, "GIT_AUTHOR_NAME": "Alice", "GIT_AUTHOR_EMAIL": "alice@example.com",
+                "GIT_COMMITTER_NAME": "Alice", "GIT_COMMITTER_EMAIL": "alice@example.com",
+                "GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp, "GIT_CONFIG_NOSYSTEM": "1",
+                "HOME": str(self.home), "XDG_CONFIG_HOME": str(self.home)}
+
+    def git(self, cwd: Path, *args: str, ok: bool = True) -> str:
+        proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, env=self.env(), check=False)
+        if ok:
+            assert proc.returncode == 0, f"seed {self.seed}: git {' '.join(args)}: {proc.stderr}"
+        return proc.stdout.strip()
+
+    def w(self, *args: str) -> str:
+        return self.git(self.work, *args)
+
+    def commit(self, name: str, files: dict[str, str]) -> str:
+        for path, text in files.items():
+            (self.work / path).write_text(text)
+        self.w("add", "-A")
+        self.w("commit", "-q", "--allow-empty", "-m", name)
+        return self.w("rev-parse", "HEAD")
+
+    def push(self, *branches: str) -> None:
+        self.w("push", "-q", "--force", "origin", *(f"refs/heads/{b}:refs/heads/{b}" for b in branches))
+
+    def keep(self, oid: str) -> None:
+        self.git(self.origin, "update-ref", f"refs/pull-history/{oid}", oid)
+
+    def tip(self, ref: str) -> str:
+        return self.git(self.origin, "rev-parse", ref)
+
+    def rev_list(self, *revs: str, where: Path | None = None) -> list[str]:
+        out = self.git(where or self.origin, "rev-list", "--reverse", *revs)
+        return out.split() if out else []
+
+    def commits(self, *revs: str) -> list[Commit]:
+        out = self.git(self.origin, "log", "--reverse", f"--format={_FMT}", *revs)
+        res = []
+        for line in out.splitlines():
+            oid, parents, name, email, date, subject = line.split("\x00")
+            res.append(Commit(oid, subject, name, email, date, tuple(parents.split())))
+        return res
+
+    def patch_ids(self, oids: list[str], where: Path | None = None) -> list[str]:
+        """`git patch-id --stable` of each commit (one `git show | git patch-id` pipe for all of them)."""
+        if not oids:
+            return []
+        cwd = where or self.origin
+        shown = subprocess.run(["git", "show", "--format=commit %H", "--binary", *oids], cwd=cwd,
+                               capture_output=True, env=self.env(), check=True).stdout
+        proc = subprocess.run(["git", "patch-id", "--stable"], input=shown, capture_output=True, cwd=cwd,
+                              check=True)
+        ids = {commit: pid for pid, commit in (line.split() for line in proc.stdout.decode().splitlines())}
+        return [ids.get(oid, f"empty:{oid}") for oid in oids]
+
+
+@dataclass
+class World:
+    gen: Gen
+    base: Pull
+    dep: Pull
+    own: list[str]          # patch-ids of #12's own commits, oldest first
+    new_base_ref: str       # where #12 must end up: refs/heads/main or refs/heads/feature-b
+    story: list[str]
+
+
+def _pull(g: Gen, n: int, head: str, base_ref: str, head_oid: str, base_tip: str, state: str = "OPEN",
+          events: list[Event] | None = None, **kw: object) -> Pull:
+    listed = g.commits(f"{base_tip}..{head_oid}")
+    return Pull(PRRef("acme", "widgets", n), f"PR {n}", "", state, head, base_ref, head_oid, base_tip,
+                commits=listed, commit_count=len(listed), events=events or [], **kw)  # type: ignore[arg-type]
+
+
+def build(root: Path, seed: int) -> World:
+    g = Gen(root, seed)
+    r, s = g.rng, g.story
+    g.git(root, "init", "-q", "--bare", "-b", "main", str(g.origin))
+    g.git(g.origin, "config", "uploadpack.allowAnySHA1InWant", "true")  # GitHub serves any commit it keeps
+    g.git(root, "init", "-q", "-b", "main", str(g.work))
+    g.w("remote", "add", "origin", str(g.origin))
+    g.commit("init", {"README.md": "# w\n"})
+    g.push("main")
+    g.w("checkout", "-q", "-b", "feature-b")
+    nb = r.randint(1, 3)
+    b = [g.commit(f"b{i}", {f"b{i}.txt": f"b{i}\n"}) for i in range(1, nb + 1)]
+    at = r.randint(1, nb)
+    g.w("checkout", "-q", "-B", "feature-b", b[at - 1])
+    g.push("feature-b")
+    s.append(f"#11 has {nb} commit(s); #12 branches at b{at}")
+    g.w("checkout", "-q", "-b", "feature-d")
+    nd = r.randint(1, 3)
+    own = [g.commit(f"d{i}", {f"d{i}.txt": f"d{i}\n"}) for i in range(1, nd + 1)]
+    g.push("feature-d")
+    g.w("checkout", "-q", "feature-b")
+    g.w("reset", "-q", "--hard", b[-1])
+    extra = r.randint(0, 2)
+    b += [g.commit(f"b{nb + i}", {f"b{nb + i}.txt": f"late {i}\n"}) for i in range(1, extra + 1)]
+    g.push("feature-b")
+    s.append(f"#11 gets {nb - at + extra} more commit(s) after #12 branched")
+    early_clone = r.random() < 0.5
+    if early_clone:
+        _clone(g)
+    events: list[Event] = []
+    if r.random() < 0.3:
+        g.w("checkout", "-q", "main")
+        g.commit("main moves", {"m.txt": f"m {seed}\n"})
+        g.push("main")
+        s.append("main moves on")
+    rewrite = r.choice(["none", "drop", "reorder", "amend", "rebase"])
+    if rewrite != "none":
+        before = g.tip("refs/heads/feature-b")
+        g.keep(before)
+        keep = list(b)
+        if rewrite == "drop" and len(keep) > 1:
+            keep.pop(r.randrange(len(keep)))
+        elif rewrite == "reorder":
+            r.shuffle(keep)
+        start = g.tip("refs/heads/main") if rewrite == "rebase" else g.w("merge-base", "main", before)
+        g.w("checkout", "-q", "-B", "feature-b", start)
+        for oid in keep:
+            g.w("cherry-pick", "--allow-empty", "--keep-redundant-commits", oid)
+        if rewrite == "amend":
+            (g.work / "b1.txt").write_text("b1 amended\n")
+            g.w("commit", "-q", "-a", "--amend", "--no-edit")
+        g.push("feature-b")
+        events.append(Event("head_ref_force_pushed", before_oid=before, after_oid=g.tip("refs/heads/feature-b")))
+        s.append(f"#11 force-pushed ({rewrite})")
+    g.git(g.origin, "update-ref", "refs/pull/11/head", g.tip("refs/heads/feature-b"))
+    g.git(g.origin, "update-ref", "refs/pull/12/head", own[-1])
+    main_before = g.tip("refs/heads/main")
+    head_b = g.tip("refs/heads/feature-b")
+    merge = r.choice(["open", "squash", "rebase", "merge"])
+    dep_base, dep_events = "feature-b", []
+    if merge == "open":
+        base = _pull(g, 11, "feature-b", "main", head_b, main_before, events=events)
+        new_base = "refs/heads/feature-b"
+    else:
+        g.w("checkout", "-q", "main")
+        g.w("reset", "-q", "--hard", main_before)
+        if merge == "squash":
+            g.w("merge", "-q", "--squash", head_b)
+            landed = g.commit("PR 11 (#11)", {})
+        elif merge == "merge":
+            g.w("merge", "-q", "--no-ff", "-m", "Merge pull request #11", head_b)
+            landed = g.w("rev-parse", "HEAD")
+        else:
+            g.w("checkout", "-q", "-B", "landing", head_b)
+            g.w("rebase", "-q", "--force-rebase", "main")
+            g.w("checkout", "-q", "main")
+            g.w("merge", "-q", "--ff-only", "landing")
+            landed = g.w("rev-parse", "HEAD")
+        g.push("main")
+        top = g.commits("-1", landed)[0]
+        listed = g.commits(f"{main_before}..{head_b}")
+        base = Pull(PRRef("acme", "widgets", 11), "PR 11", "", "MERGED", "feature-b", "main", head_b, main_before,
+                    merge_commit=landed, merge_commit_parents=top.parents, merge_commit_parent_count=len(top.parents),
+                    merge_commit_headline=top.headline, merge_commit_date=top.date, commits=listed,
+                    commit_count=len(listed), events=[*events, Event("merged", commit_oid=landed)])
+        if r.random() < 0.5:  # the branch is deleted: GitHub retargets #12 to main
+            g.keep(head_b)
+            g.w("push", "-q", "origin", ":refs/heads/feature-b")
+            dep_base = "main"
+            dep_events = [Event("base_ref_changed", previous_ref="feature-b", current_ref="main")]
+            s.append(f"#11 {merge}-merged, branch deleted, #12 retargeted")
+        else:
+            s.append(f"#11 {merge}-merged, branch kept")
+        new_base = "refs/heads/main"
+    if merge in ("squash", "rebase") and r.random() < 0.3:  # "Update branch": #12 merges main into itself
+        g.w("checkout", "-q", "-B", "feature-d", own[-1])
+        merged_in = subprocess.run(["git", "merge", "-q", "--no-ff", "-m", "Merge branch 'main' into feature-d",
+                                    "main"], cwd=g.work, capture_output=True, env=g.env(), check=False)
+        if merged_in.returncode == 0:  # GitHub's button only offers a clean update
+            own.append(g.commit(f"d{nd + 1}", {f"d{nd + 1}.txt": "after the update\n"}))
+            g.push("feature-d")
+            g.git(g.origin, "update-ref", "refs/pull/12/head", own[-1])
+            s.append("#12 merged main into itself, then one more commit")
+        else:
+            g.w("merge", "--abort")
+    dep_tip = g.tip(f"refs/heads/{dep_base}") if dep_base == "main" else head_b
+    dep = _pull(g, 12, "feature-d", dep_base, own[-1], dep_tip, events=dep_events)
+    if not early_clone:
+        _clone(g)
+    return World(g, base, dep, g.patch_ids(own), new_base, s)
+
+
+def _clone(g: Gen) -> None:
+    g.git(g.root, "clone", "-q", "--no-local", f"file://{g.origin}", str(g.clone))
+    g.git(g.clone, "remote", "set-url", "origin", URL)
+    g.git(g.clone, "config", f"url.file://{g.origin}.insteadOf", URL)
+    g.git(g.clone, "branch", "-q", "--track", "feature-d", "origin/feature-d")
+
+
+class Source:
+    """The StackSource the analysis asks: GitHub's answers, computed from the same git objects."""
+
+    def __init__(self, w: World) -> None:
+        self.w, self.default_branch, self.notes = w, "main", []
+
+    def open_with_head(self, head: str) -> list[Pull] | None:
+        return None
+
+    def by_head(self, head: str, detail: bool = False) -> list[Pull]:
+        return [p for p in (self.w.base, self.w.dep) if p.head_ref == head]
+
+    def complete(self, pr: Pull) -> Pull:
+        return pr
+
+    def children(self, base: str) -> list[Pull]:
+        return [p for p in (self.w.dep,) if p.base_ref == base and p.is_open]
+
+    def branch_tip(self, name: str) -> str | None:
+        out = self.w.gen.git(self.w.gen.origin, "rev-parse", "--verify", "--quiet", f"refs/heads/{name}", ok=False)
+        return out or None
+
+    def history(self, oid: str, n: int) -> list[Commit]:
+        return list(reversed(self.w.gen.commits("--first-parent", f"-{n}", oid)))
+
+
+def remote_refs(g: Gen) -> dict[str, str]:
+    out = g.git(g.origin, "for-each-ref", "--format=%(refname) %(objectname)")
+    return dict(line.split(" ", 1) for line in out.splitlines())
+
+
+def run(w: World) -> Analysis:
+    ctx = Context(git=Git(w.gen.clone), env={})
+    return analyze(ctx, Source(w), w.base, w.dep, Options(auto_fix=False))  # type: ignore[arg-type]
+
+
+def execute(w: World, a: Analysis) -> list[str]:
+    """Every git step of the plan, verbatim in bash in the clone (gh steps talk to GitHub: not run here)."""
+    ran = []
+    for step in a.steps:
+        if step.type != "git" or step.command.startswith("gh "):
+            continue
+        proc = subprocess.run(["bash", "-c", step.command], cwd=w.gen.clone, capture_output=True, text=True,
+                              env=w.gen.env(), check=False, timeout=60)
+        assert proc.returncode == 0, f"seed {w.gen.seed} ({'; '.join(w.story)}): {step.command}\n{proc.stderr}"
+        ran.append(step.command)
+    return ran
+
+
+def judge(w: World, before: dict[str, str]) -> None:
+    """The oracle: remote feature-d = #12's own commits (patch-ids, in order) on top of the new base's tip; no other
+    remote ref moved."""
+    g = w.gen
+    why = f"seed {g.seed} ({'; '.join(w.story)})"
+    after = remote_refs(g)
+    moved = {r for r in set(before) | set(after) if before.get(r) != after.get(r)} - {"refs/heads/feature-d"}
+    assert not moved, f"{why}: other remote refs moved: {moved}"
+    tip, pushed = after[w.new_base_ref], after["refs/heads/feature-d"]
+    assert g.git(g.origin, "merge-base", tip, pushed) == tip, f"{why}: not on top of {w.new_base_ref}"
+    replayed = g.rev_list("--no-merges", f"{tip}..{pushed}")
+    assert g.patch_ids(replayed) == w.own, f"{why}: pushed {len(replayed)} commit(s), own {len(w.own)}"
