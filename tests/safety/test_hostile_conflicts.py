@@ -129,7 +129,8 @@ def test_resolution_steps_get_exactly_the_intended_argv(make_hub, tmp_path: Path
         assert_nothing_ran(box, tmp_path)
     steps = {tuple(argv[:2]): argv for s in out["instructions"]["resolution_steps"] if COMMAND.match(s)
              for argv in intended_argvs(s)}
-    assert steps[("git", "fetch")] == ["git", "fetch", "--end-of-options", "origin", f"refs/heads/{base}"]
+    assert steps[("git", "fetch")] == ["git", "fetch", "origin", f"+refs/heads/{base}:refs/remotes/origin/{base}"]
+    assert steps[("git", "merge")] == ["git", "merge", f"refs/remotes/origin/{base}"]
     assert steps[("git", "add")] == ["git", "add", "--", *paths]
     assert steps[("gh", "pr")] == ["gh", "pr", "checkout", str(number), "--repo", "acme/widgets"]
     for f in out["conflicts"]:  # the commands a suggested resolution quotes (`…`; unreadable if the path has a `)

@@ -74,8 +74,7 @@ def _assert_plan(commands: list[str], n: int, b: str, d: str, old_b: str, old_d:
                 assert argv == ["gh", "api", "--hostname", HOST, "--method", "PATCH",
                                 f"repos/acme/widgets/pulls/{n + 1}", "-f", "base=main", "--silent"], argv
             elif argv[:2] == ["gh", "pr-agent"]:
-                assert argv == ["gh", "pr-agent", "checks", str(n + 1), "--repo", f"{HOST}/acme/widgets", "--wait"], \
-                    argv
+                assert argv == ["gh", "pr-agent", "checks", f"{HOST}/acme/widgets#{n + 1}", "--wait"], argv
     return kinds
 
 
