@@ -49,7 +49,7 @@ def test_an_expired_log_is_named_with_what_is_left_and_a_rerun_that_works(agent)
     assert "--log 202" not in text and "--log 203" in text
     # --log on the expired job: a typed error that says so, no traceback
     log = a.cli("checks", "acme/widgets#7", "--log", "202", "--json", env=a.env(**FAST))
-    assert log.returncode == 1 and "Traceback" not in log.stderr
+    assert log.returncode == 3 and "Traceback" not in log.stderr
     assert orjson.loads(log.stdout)["error"]["code"] == "log_expired"
 
 

@@ -52,7 +52,7 @@ def bodies_world() -> dict[str, Any]:
 def test_every_actionable_body_finding_once_with_context(agent) -> None:
     a = agent(bodies_world())
     out = a.json("comments", "acme/widgets#11", "--detail", "full")
-    findings = [c for c in out["comments"] if c.get("fingerprint")]
+    findings = [c for c in out["comments"] if c.get("fingerprint") and c.get("source") == "review_body"]
     want: dict[tuple[str, str], dict[str, Any]] = {}
     for name in (ROUND_1, ROUND_2, "copilot/overview_suppressed", "gemini/badged_findings"):
         for item in expected(name):

@@ -41,7 +41,7 @@ def test_a_lost_resolve_answer_says_it_may_have_been_applied(make_hub, tmp_path:
     a.hub.add_fault(fault)
     proc = a.cli(*RESOLVE, "--json", env=a.env(**env))
     err = orjson.loads(proc.stdout)["error"]
-    assert proc.returncode == 1 and err["code"] == code and err["temporary"] is True, err
+    assert proc.returncode == 3 and err["code"] == code and err["temporary"] is True, err
     assert err["details"]["maybe_applied"] is True and err["details"]["thread_url"].startswith("https://")
     assert "may have been resolved" in err["message"]
     assert len([r for r in a.hub.requests if r.operation == "ResolveThread"]) == 1  # never re-sent

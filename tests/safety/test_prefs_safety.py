@@ -66,5 +66,5 @@ def test_a_non_regular_file_is_a_clear_error_not_a_hang(tmp_path: Path, kind: st
         (cfg / "preferences.json").mkdir()
     for args in (("list", "--json"), ("set", "get_failing_tests.wait", "true"), ("get", "get_failing_tests.wait")):
         proc = _config(cfg, *args, timeout=20)  # a FIFO opened for reading would block: the timeout would fire
-        assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+        assert proc.returncode == 3 and "Traceback" not in proc.stderr, proc.stderr
         assert "preferences_corrupt" in proc.stdout + proc.stderr and "not a regular file" in proc.stdout + proc.stderr

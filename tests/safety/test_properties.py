@@ -34,6 +34,8 @@ def git_accepts_branch(name: str) -> bool:
     `git branch` creates) means HEAD wherever git reads a revision, e.g. the branch argument of `git rebase`."""
     if "\x00" in name or not name or name.startswith("-") or name == "@":
         return False
+    if "@{" in name:  # `--branch` expands @{-N} (the previous checkout); as a ref name git refuses '@{'
+        return False
     return subprocess.run(["git", "check-ref-format", "--branch", name], capture_output=True,
                           check=False).returncode == 0
 
@@ -124,7 +126,8 @@ def test_next_step_commands_give_exactly_the_intended_argv(number: int, sub: str
     ref = PRRef("acme", "widgets", number, host)
     repo = f"{host}/acme/widgets" if host else "acme/widgets"
     assert intended_argvs(mcmd.gh_pr(ref, sub, *args)) == [["gh", "pr", sub, str(number), "--repo", repo, *args]]
-    assert intended_argvs(mcmd.pr_agent("checks", ref, *args)) == [["gh", "pr-agent", "checks", ref.qualified, *args]]
+    assert intended_argvs(mcmd.pr_agent("checks", ref, wait=True)) == [
+        ["gh", "pr-agent", "checks", ref.qualified, "--wait"]]
     assert intended_argvs(mcmd.gh_run(ref, "rerun", number)) == [["gh", "run", "rerun", str(number), "--repo", repo]]
     api = ["gh", "api", *(["--hostname", host] if host else [])]
     assert intended_argvs(mcmd.update_branch(ref)) == [

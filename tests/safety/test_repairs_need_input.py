@@ -54,4 +54,4 @@ def test_the_cli_repair_names_needs_input_and_is_harmless_verbatim(agent) -> Non
     argv = shlex.split(repair["command"])
     assert argv[:2] == ["gh", "pr-agent"] and "--reply" not in argv
     again = a.cli(*argv[2:], "--json")  # pasted verbatim (gh pr-agent = this CLI)
-    assert again.returncode == 1 and writes(a.hub) == []
+    assert again.returncode == 3 and writes(a.hub) == []
