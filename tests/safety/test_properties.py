@@ -73,7 +73,8 @@ def test_reproduction_commands_are_plain_data(runner: str, name: str, suite: str
     if runner == "pytest" and "::" in name.strip():
         assert argv[0] == "pytest" and argv[1] in (name.strip(), "./" + name.strip())
     if runner in ("jest", "vitest") and "-t" in argv:
-        full = " ".join(part.strip() for part in name.strip().split(" › "))
+        sep = " › " if runner == "jest" else " > "  # each runner's own separator in its ids
+        full = " ".join(part.strip() for part in name.strip().split(sep))
         assert re.fullmatch(argv[argv.index("-t") + 1], full), command
     if runner == "mocha":
         assert re.fullmatch(argv[-1][len("--grep="):], name.strip()), command
