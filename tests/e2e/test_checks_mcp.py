@@ -17,6 +17,7 @@ import orjson
 import pytest
 
 from tests.e2e.ci_worlds import FAST, failing_world, pending_world, waiting_world
+from tests.e2e.mcp_raw import gh_children
 from tests.e2e.test_mcp import mcp_session
 from tests.e2e.test_mcp_robustness import HANDSHAKE, rpc
 from tests.fakehub import Fault
@@ -74,32 +75,6 @@ def test_wait_sends_progress_notifications(agent) -> None:
     assert all(total == 3 for _, total, _ in messages)
 
 
-def _gh_children(pid: int) -> list[int]:
-    """gh processes descending from ``pid`` (read from /proc)."""
-    parents: dict[int, int] = {}
-    names: dict[int, str] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        name = stat[stat.index("(") + 1 : stat.rindex(")")]
-        ppid = int(stat[stat.rindex(")") + 2 :].split()[1])
-        parents[int(entry.name)], names[int(entry.name)] = ppid, name
-    out = []
-    for child, name in names.items():
-        p = child
-        while p in parents and p not in (0, 1):
-            p = parents[p]
-            if p == pid:
-                if name == "gh":
-                    out.append(child)
-                break
-    return out
-
-
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
 def test_cancelling_a_waiting_call_is_prompt_and_leaves_no_gh(agent) -> None:
     a = agent(pending_world())
@@ -144,14 +119,14 @@ def test_cancelling_a_waiting_call_is_prompt_and_leaves_no_gh(agent) -> None:
         end = time.monotonic() + 30
         while not hanging() and time.monotonic() < end:  # the poll reached fakehub and hangs there
             time.sleep(0.05)
-        assert hanging() and _gh_children(proc.pid), "expected a gh child in flight"
+        assert hanging() and gh_children(proc.pid), "expected a gh child in flight"
         polls = len(a.hub.find_requests("POST", "/graphql", "PrChecks"))
         started = time.monotonic()
         send(orjson.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled",
                            "params": {"requestId": 1, "reason": "user pressed stop"}}) + b"\n")
-        while _gh_children(proc.pid) and time.monotonic() - started < 10:
+        while gh_children(proc.pid) and time.monotonic() - started < 10:
             time.sleep(0.05)
-        assert _gh_children(proc.pid) == [] and time.monotonic() - started < 3
+        assert gh_children(proc.pid) == [] and time.monotonic() - started < 3
         send(rpc(2, "ping"))
         assert wait_for(lambda m: m.get("id") == 2, 10)["result"] == {}
         time.sleep(1.0)  # the waiting call stopped: no further polls
