@@ -66,11 +66,15 @@ def open_clone(ref: PRRef, repo_path: str | None, cwd_git: Git) -> tuple[Git, st
     if not remote:
         raise PrAgentError(
             "clone_mismatch", f"No remote of {repo_path} points at {ref.full_name}.",
-            suggestion=f"Add one (git remote add upstream https://{ref.host or 'github.com'}/{ref.full_name}.git) "
+            suggestion=f"Add one ({command(['git', 'remote', 'add', 'upstream', _clone_url(ref)])}) "
             "or pass the path of a clone of that repository.",
             details={"field": "repo_path", "value": repo_path, "remotes": [n for n, _ in git.remotes()]},
             repair=command_repair(["git", "-C", repo_path, "remote", "-v"]))
     return git, remote
+
+
+def _clone_url(ref: PRRef) -> str:
+    return f"https://{ref.host or 'github.com'}/{ref.full_name}.git"
 
 
 @dataclass
@@ -98,8 +102,9 @@ def _fetch(git: Git, remote: str, ref: PRRef, base: str, private: str, field: st
         if missing.startswith("refs/pull/"):
             raise PrAgentError(
                 "ref_not_found", f"Remote {remote!r} has no {missing} (a mirror or fork rather than "
-                f"{ref.full_name} on GitHub, or a PR whose head is gone?).", suggestion=f"Check `git ls-remote "
-                f"{remote} {missing}`; point a remote at {ref.full_name} or pass a clone of it as "
+                f"{ref.full_name} on GitHub, or a PR whose head is gone?).",
+                suggestion=f"Check `{command(['git', 'ls-remote', '--', remote, missing])}`; point a remote at "
+                f"{ref.full_name} or pass a clone of it as "
                 + surface.text(surface.arg("detect_merge_conflicts", "repo_path"), "."),
                 details={"remote": remote, "ref": missing}, repair=command_repair(["git", "remote", "-v"]))
         raise PrAgentError(

@@ -48,7 +48,7 @@ pieces = st.sampled_from(["$(", ")", "`", "'", '"', ";", "&&", "|", "\\", "-", "
                           "\t", " ", "\n", "=", "test_", "Test", "a"])
 untrusted = st.one_of(hostile, st.text(max_size=60), st.lists(pieces, max_size=12).map("".join))
 RUNNERS = ["pytest", "unittest", "go", "jest", "vitest", "mocha", "cargo", "nextest", "rspec", "phpunit", "dotnet",
-           "gradle", "maven", "junit", "", "unknown"]
+           "gradle", "maven", "junit", "googletest", "xctest", "", "unknown"]
 FLAGS = {"-run", "-t", "-E", "--exact", "--", "--lib", "--bins", "--test", "--filter", "--tests", "-k", "-m",
          "--example"}
 VALUE_FLAGS = ("--grep=", "--example=", "--filter=", "-Dtest=", "FullyQualifiedName=")
@@ -80,6 +80,27 @@ def test_reproduction_commands_are_plain_data(runner: str, name: str, suite: str
         assert re.fullmatch(argv[-1][len("--grep="):], name.strip()), command
     if runner == "cargo":
         assert argv[-3:] == ["--", "--exact", name.strip()]
+
+
+def _parser_runners() -> set[str]:
+    from pr_agent.ci.parsers.base import BaseParser
+
+    todo, seen = [BaseParser], set()
+    while todo:
+        cls = todo.pop()
+        todo += cls.__subclasses__()
+        seen.add(cls.runner)
+    return seen - {""}
+
+
+def test_every_runner_a_parser_reports_is_in_the_property_set() -> None:
+    """A runner a parser adds (its failures get reproduction commands) is fuzzed above, and by the corpus oracle
+    (tests/safety/test_command_corpus.py) which reads RUNNERS."""
+    import pr_agent.ci.parsers  # noqa: F401  (registers every parser class)
+
+    runners = _parser_runners()
+    assert {"pytest", "jest", "go", "cargo"} <= runners  # the walk finds the parsers
+    assert runners <= set(RUNNERS), runners - set(RUNNERS)
 
 
 branch = st.one_of(hostile, st.text(min_size=1, max_size=40))
