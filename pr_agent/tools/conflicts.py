@@ -103,17 +103,12 @@ class DetectMergeConflictsOutput(OutputModel):
     notice: str
 
 
-def _comment(text: str) -> str:
-    """``# text`` that stays one inert shell comment: control characters (newlines included) made visible."""
-    return "# " + terminal_safe(text).replace("\n", "\\n")
-
-
 def _merge_target(remote: str, target: str) -> str:
     """Fetch and merge the target through full refs: a branch named `+main` is fetched as that branch, never read
     as a forced refspec; a name git refuses gets no command at all."""
     bad = ref_format_problem(target)
     if bad:
-        return _comment(f"no fetch command for the target branch {target!r}: {bad}")
+        return comment(f"no fetch command for the target branch {target!r}: {bad}")
     tracking = f"refs/remotes/{remote}/{target}"
     return chain(command(["git", "fetch", remote, f"+refs/heads/{target}:{tracking}"]),
                  command(["git", "merge", tracking]))
@@ -129,7 +124,7 @@ def _steps(ref: PRRef, remote: str, target: str, files: list[dict[str, Any]]) ->
     if files:
         # prose, written as a shell comment on one line: inert if the steps are pasted into a shell, whatever the
         # file and branch names (a name with $(…) or a newline must never run)
-        steps += [_comment(f"resolve {command([f['file_path']])}: {f['suggested_resolution']}") for f in files]
+        steps += [comment(f"resolve {command([f['file_path']])}: {f['suggested_resolution']}") for f in files]
         steps.append(chain(command(["git", "add", "--", *paths]), command(["git", "commit", "--no-edit"])))
         low, high = 3 * len(files) + hunks, 8 * len(files) + 4 * hunks
         estimate = f"about {low}-{high} minutes"

@@ -21,10 +21,10 @@ from pr_agent.ghwire import Response, http_error, parse_included, raise_graphql_
 from pr_agent.merge import commands as mcmd
 from pr_agent.merge.conflicts import MergeTreeError, conflict_hunks, group_conflicts, parse_merge_tree
 from pr_agent.refs import PRRef, parse_remote_url
+from pr_agent.shellcmd import comment
 from pr_agent.stack import shell
 from pr_agent.textsafe import terminal_safe
 from pr_agent.tools.checks_view import parse_job_log_uri
-from pr_agent.tools.conflicts import _comment
 from tests.safety.hostile import BRANCHES, PATHS, TEST_NAMES, TEXTS, UNSAFE_ON_TERMINAL, intended_argvs
 
 
@@ -159,7 +159,7 @@ def test_next_step_commands_give_exactly_the_intended_argv(number: int, sub: str
 @SETTINGS
 @given(untrusted)
 def test_prose_steps_are_inert_one_line_comments(text: str) -> None:
-    step = _comment(text)
+    step = comment(text)
     assert step.startswith("# ") and "\n" not in step and "\r" not in step
     assert intended_argvs(step) == []
     assert not UNSAFE_ON_TERMINAL.search(step)
