@@ -45,6 +45,9 @@ class ConflictHunk(OutputModel):
 
 class ConflictFile(OutputModel):
     file_path: str
+    paths: list[str] = Field(description="Every path git leaves unmerged for this conflict after the resolution "
+                             "steps' merge (both new names of a rename/rename; the path~HEAD copy of a file/directory "
+                             "or distinct-types conflict): the paths the steps' git add records.")
     conflict_type: ConflictType
     git_conflicts: list[str] = Field(description="git's own conflict types, e.g. contents, modify/delete, binary.")
     renamed_from: str | None = Field(None, description="Old path, when one side renamed the file.")
@@ -115,7 +118,7 @@ def _merge_target(remote: str, target: str) -> str:
 
 
 def _steps(ref: PRRef, remote: str, target: str, files: list[dict[str, Any]]) -> Instructions:
-    paths = [f["file_path"] for f in files]
+    paths = list(dict.fromkeys(p for f in files for p in f.get("paths") or [f["file_path"]]))
     hunks = sum(max(f.get("total_hunks", 0), 1) for f in files)
     steps = [
         cmd.gh_pr(ref, "checkout") + "   " + comment("commit or stash your own work first"),
@@ -125,7 +128,9 @@ def _steps(ref: PRRef, remote: str, target: str, files: list[dict[str, Any]]) ->
         # prose, written as a shell comment on one line: inert if the steps are pasted into a shell, whatever the
         # file and branch names (a name with $(…) or a newline must never run)
         steps += [comment(f"resolve {command([f['file_path']])}: {f['suggested_resolution']}") for f in files]
-        steps.append(chain(command(["git", "add", "--", *paths]), command(["git", "commit", "--no-edit"])))
+        # -A: a file the user deleted is recorded as deleted (every path here is an unmerged index entry, so none
+        # can be "did not match any files")
+        steps.append(chain(command(["git", "add", "-A", "--", *paths]), command(["git", "commit", "--no-edit"])))
         low, high = 3 * len(files) + hunks, 8 * len(files) + 4 * hunks
         estimate = f"about {low}-{high} minutes"
     else:
