@@ -131,7 +131,7 @@ def test_resolution_steps_get_exactly_the_intended_argv(make_hub, tmp_path: Path
              for argv in intended_argvs(s)}
     assert steps[("git", "fetch")] == ["git", "fetch", "origin", f"+refs/heads/{base}:refs/remotes/origin/{base}"]
     assert steps[("git", "merge")] == ["git", "merge", f"refs/remotes/origin/{base}"]
-    assert steps[("git", "add")] == ["git", "add", "--", *paths]
+    assert steps[("git", "add")] == ["git", "add", "-A", "--", *[p for f in out["conflicts"] for p in f["paths"]]]
     assert steps[("gh", "pr")] == ["gh", "pr", "checkout", str(number), "--repo", "acme/widgets"]
     for f in out["conflicts"]:  # the commands a suggested resolution quotes (`…`; unreadable if the path has a `)
         for snippet in QUOTED.findall(f["suggested_resolution"]) if "`" not in f["file_path"] else []:
