@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -47,6 +46,10 @@ CASES: dict[int, tuple[str, list[Op], list[Op]]] = {
     50: ("directory/file", [("write", "df", "a file on base\n")], [("write", "df/inner.txt", "a directory (PR)\n")]),
     51: ("symlink", [("rm", "link"), ("link", "link", "target-base")], [("rm", "link"), ("link", "link", "target-pr")]),
 }
+ALL = 60  # one PR that conflicts with its base in every way above (one tool run, one merge: cheap)
+# number -> the path its conflict is reported under (a side copy as path~LABEL)
+KEY = {41: "f.txt", 42: "new.txt", 43: "ren.txt", 44: "rd_new.txt", 45: "dm.txt", 46: "md.txt", 47: "ty.txt",
+       48: "logo.bin", 49: "fd", 50: "df", 51: "link"}
 EXPECTED_TYPE = {"content": "content", "add/add": "add/add", "rename/rename": "rename", "rename/delete": "rename",
                  "delete/modify": "delete", "modify/delete": "delete", "mode": "mode", "binary": "binary",
                  "file/directory": "file/directory", "directory/file": "file/directory", "symlink": "content"}
@@ -78,7 +81,9 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     _apply(seed, BASE)
     git(seed, "commit", "-q", "-m", "base")
     heads, bases = {}, {}
-    for n, (_, base_ops, head_ops) in CASES.items():
+    every = {ALL: ("all", [op for _, b, _ in CASES.values() for op in b],
+                   [op for _, _, h in CASES.values() for op in h])}
+    for n, (_, base_ops, head_ops) in every.items():
         for branch, ops, out in ((f"base-{n}", base_ops, bases), (f"pr-{n}", head_ops, heads)):
             git(seed, "checkout", "-q", "-b", branch, "main")
             _apply(seed, ops)
@@ -91,14 +96,13 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     ssh = root / "ssh"
     ssh.write_text(f'#!/bin/sh\nfor last; do :; done\ncd {shlex.quote(str(root))} && exec sh -c "$last"\n')
     ssh.chmod(0o755)
-    for n in CASES:
-        git(origin, "update-ref", f"refs/pull/{n}/head", heads[n])
+    git(origin, "update-ref", f"refs/pull/{ALL}/head", heads[ALL])
     # gh runs the extension from its data directory: this checkout, with the test's interpreter
     ext = root / "data" / "gh" / "extensions" / "gh-pr-agent"
     ext.parent.mkdir(parents=True)
     ext.symlink_to(ROOT, target_is_directory=True)
     pulls = [{"number": n, "title": f"PR {n}", "head_ref": f"pr-{n}", "base_ref": f"base-{n}", "head_sha": heads[n],
-              "base_sha": bases[n], "merge_state": {"mergeable": "CONFLICTING"}} for n in CASES]
+              "base_sha": bases[n], "merge_state": {"mergeable": "CONFLICTING"}} for n in heads]
     scenario = {"viewer": {"login": "octocat"},
                 "repositories": [{"owner": "acme", "name": "widgets", "pull_requests": pulls}]}
     return {"root": root, "origin": origin, "ssh": ssh, "heads": heads, "bases": bases, "scenario": scenario,
@@ -122,9 +126,8 @@ def _run(command: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedPr
                           check=False)
 
 
-def _resolve(kind: str, files: list[dict[str, Any]], clone: Path, env: dict[str, str]) -> Callable[[Path], None]:
-    """The user's part, as the suggested resolution describes it; returns a check of the committed tree."""
-    f = files[0]
+def _resolve(kind: str, f: dict[str, Any], clone: Path, env: dict[str, str]) -> Callable[[Path], None]:
+    """The user's part for one file, as its suggested resolution describes it; returns a check of the commit."""
     path, snippets = f["file_path"], _snippets(f["suggested_resolution"])
 
     def run_snippet(prefix: str) -> None:
@@ -197,38 +200,39 @@ def _assert_blob(clone: Path, path: str, content: bytes) -> None:
     assert blob == content
 
 
-@pytest.mark.parametrize("number", list(CASES), ids=[CASES[n][0] for n in CASES])
-def test_the_resolution_steps_work_as_written(make_hub, world: dict[str, Any], tmp_path: Path, number: int) -> None:
-    kind = CASES[number][0]
+def test_the_resolution_steps_work_as_written(make_hub, world: dict[str, Any], tmp_path: Path) -> None:
     a = Agent(make_hub(world["scenario"]), pinned_gh(), tmp_path / "home")
     clone = _clone(world, tmp_path / "clone")
     env = a.env(XDG_DATA_HOME=str(world["data"]), GH_PR_AGENT_VENV=sys.prefix, GH_PR_AGENT_MERGEABLE_WAIT="0.4",
                 GIT_CONFIG_NOSYSTEM="1", GIT_SSH_COMMAND=str(world["ssh"]))
-    proc = a.cli("conflicts", f"acme/widgets#{number}", "--json", cwd=clone, env=env)
+    proc = a.cli("conflicts", f"acme/widgets#{ALL}", "--json", cwd=clone, env=env)
     out = orjson.loads(proc.stdout)
     assert proc.returncode == 1 and out["source"] == "local", (proc.stderr, out)
-    files = out["conflicts"]
-    assert [f["conflict_type"] for f in files] == [EXPECTED_TYPE[kind]], files
-    steps = out["instructions"]["resolution_steps"]
-    check = None
-    for step in steps:
-        if step.startswith("# resolve"):
-            if check is None:  # the user's part, once, before the first add
-                check = _resolve(kind, files, clone, env)
+    by_case = {}
+    for f in out["conflicts"]:
+        [n] = [n for n, key in KEY.items() if f["file_path"] == key or f["file_path"].startswith(key + "~")]
+        by_case[n] = f
+    assert {n: f["conflict_type"] for n, f in by_case.items()} == {n: EXPECTED_TYPE[c[0]] for n, c in CASES.items()}
+    checks: list[Callable[[Path], None]] = []
+    for step in out["instructions"]["resolution_steps"]:
+        if step.startswith("# resolve"):  # the user's part, file by file (every "resolve" comment names one)
+            n = next(n for n, f in by_case.items() if step.startswith(f"# resolve {shlex.quote(f['file_path'])}:"))
+            checks.append(_resolve(CASES[n][0], by_case[n], clone, env))
             continue
-        if step.startswith("gh pr-agent conflicts"):  # GitHub moves refs/pull/N/head when the branch is pushed
-            git(world["origin"], "update-ref", f"refs/pull/{number}/head", f"refs/heads/pr-{number}")
-        res = _run(step, clone, env)
         final = step.startswith("gh pr-agent conflicts")
-        assert res.returncode == 0 or ((step.startswith("git merge") or "git merge" in step) and res.returncode == 1), \
-            (step, res.stdout, res.stderr)
+        if final:  # GitHub moves refs/pull/N/head when the PR's branch is pushed
+            git(world["origin"], "update-ref", f"refs/pull/{ALL}/head", f"refs/heads/pr-{ALL}")
+        res = _run(step, clone, env)
+        merging = "git merge" in step and res.returncode == 1  # the merge stops on the conflicts, as it should
+        assert res.returncode == 0 or merging, (step, res.stdout, res.stderr)
         if final:
-            assert res.returncode == 0 and "Traceback" not in res.stderr, (res.stdout, res.stderr)
-    assert check is not None
-    # the merge is committed: two parents (the PR's head and the target), nothing unmerged, the choice recorded
+            assert "Traceback" not in res.stderr and orjson.loads(
+                _run(step.split("   # ")[0] + " --json", clone, env).stdout)["verdict"] == "clean"
+    assert len(checks) == len(CASES)
+    # the merge is committed: two parents (the PR's head and the target), nothing unmerged, every choice recorded
     parents = git(clone, "rev-list", "--parents", "-n", "1", "HEAD").split()[1:]
-    assert parents == [world["heads"][number], world["bases"][number]]
+    assert parents == [world["heads"][ALL], world["bases"][ALL]]
     assert git(clone, "diff", "--name-only", "--diff-filter=U") == "" and git(clone, "status", "--porcelain") == ""
-    check(clone)
-    assert git(world["origin"], "rev-parse", f"refs/heads/pr-{number}") == git(clone, "rev-parse", "HEAD")
-    shutil.rmtree(clone)
+    for check in checks:
+        check(clone)
+    assert git(world["origin"], "rev-parse", f"refs/heads/pr-{ALL}") == git(clone, "rev-parse", "HEAD")
