@@ -17,6 +17,7 @@ from typing import Any
 from pr_agent import surface
 from pr_agent.errors import PrAgentError, command_repair
 from pr_agent.git import Git
+from pr_agent.gitsafe import pathspec
 from pr_agent.merge.conflicts import (
     FileConflict,
     MergeTreeError,
@@ -222,7 +223,8 @@ def suggestion(fc: FileConflict, base: str) -> str:
     def run(*argv: str) -> str:  # a backticked command inside prose, built by the one command builder
         return "`" + command(list(argv)) + "`"
 
-    ours, theirs = run("git", "checkout", "--ours", "--", fc.path), run("git", "checkout", "--theirs", "--", fc.path)
+    spec = pathspec(fc.path)
+    ours, theirs = run("git", "checkout", "--ours", "--", spec), run("git", "checkout", "--theirs", "--", spec)
     delete = run("rm", "--", fc.path)
     others = [p for p in fc.paths if p != fc.path]  # git's other unmerged paths for this conflict
     kind = fc.conflict_type

@@ -9,6 +9,7 @@ from pydantic import Field
 from pr_agent import surface
 from pr_agent.context import Context
 from pr_agent.errors import EXIT_ERROR, EXIT_FAILURE, EXIT_OK, EXIT_PENDING
+from pr_agent.gitsafe import pathspec
 from pr_agent.merge import commands as cmd
 from pr_agent.merge.conflicts import ConflictType
 from pr_agent.merge.github import graphql_pr, poll_mergeable
@@ -130,7 +131,8 @@ def _steps(ref: PRRef, remote: str, target: str, files: list[dict[str, Any]]) ->
         steps += [comment(f"resolve {command([f['file_path']])}: {f['suggested_resolution']}") for f in files]
         # -A: a file the user deleted is recorded as deleted (every path here is an unmerged index entry, so none
         # can be "did not match any files")
-        steps.append(chain(command(["git", "add", "-A", "--", *paths]), command(["git", "commit", "--no-edit"])))
+        steps.append(chain(command(["git", "add", "-A", "--", *map(pathspec, paths)]),
+                           command(["git", "commit", "--no-edit"])))
         low, high = 3 * len(files) + hunks, 8 * len(files) + 4 * hunks
         estimate = f"about {low}-{high} minutes"
     else:
