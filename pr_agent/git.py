@@ -243,6 +243,16 @@ class Git:
                                     int(parts[5] or 0), parts[6]))
         return out
 
+    def same_patch(self, left: str, right: str) -> set[str] | None:
+        """Commits of ``left...right`` on the right side whose patch-id equals a left-side commit
+        (``git rev-list --cherry-mark --right-only``, merges left out); None when git cannot tell."""
+        a, b = self.revs(left, right)
+        res = self.call("rev-list", "--cherry-mark", "--right-only", "--no-merges", "--end-of-options", f"{a}...{b}",
+                        "--")
+        if res.returncode != 0:
+            return None
+        return {line[1:] for line in res.stdout.split() if line.startswith("=")}
+
     def count(self, *revs: str) -> int | None:
         res = self.call("rev-list", "--count", "--end-of-options", *self.revs(*revs, exclude=True), "--")
         return int(res.stdout.strip()) if res.returncode == 0 and res.stdout.strip().isdigit() else None

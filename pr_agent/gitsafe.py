@@ -78,3 +78,12 @@ def revision(value: str, *, exclude: bool = False, ref_ok: bool = True) -> tuple
     if ref_ok and _REF.fullmatch(core) and ".." not in core and "@{" not in core and not core.endswith((".", "/")):
         return value, core
     raise invalid_revision(value, "it is neither a full object id nor a refs/… name")
+
+
+_PATHSPEC_MAGIC = re.compile(r"[*?\[\\]|^:")
+
+
+def pathspec(path: str) -> str:
+    """A pathspec that names exactly ``path``: git reads ``*``, ``?``, ``[`` and ``\\`` as a glob and a leading
+    ``:`` as magic, so such a path gets the ``:(literal)`` prefix (other paths stay as they are, readable)."""
+    return ":(literal)" + path if _PATHSPEC_MAGIC.search(path) else path

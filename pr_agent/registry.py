@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pr_agent import surface
 from pr_agent.context import Context
 from pr_agent.errors import EXIT_OK, PrAgentError, tool_repair
+from pr_agent.shellcmd import command
 
 STORED = "x-stored-preference"
 BUILTIN = "x-builtin-default"
@@ -199,7 +200,7 @@ def validation_error(tool: Tool, exc: ValidationError, arguments: dict[str, Any]
         "invalid_arguments",
         surface.text("Invalid arguments for ", surface.tool(tool.name), ": ", what, first["reason"], "."),
         suggestion=surface.text(surface.face(
-            cli=f"See `gh pr-agent {tool.cli_name} --help` for its arguments and allowed values.",
+            cli=f"See `{command(['gh', 'pr-agent', tool.cli_name, '--help'])}` for its arguments and allowed values.",
             mcp=f"{tool.name} takes only these arguments: {', '.join(allowed)}.")),
         details={"field": first["field"], "reason": first["reason"], "problems": problems,
                  "allowed_arguments": allowed},

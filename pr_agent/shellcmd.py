@@ -6,13 +6,17 @@ is quoted with :func:`shlex.quote`, so ``shlex.split(command(argv)) == argv`` fo
 whatever the words contain (untrusted branch names, paths, hosts).
 
 :func:`chain` joins whole commands (``a && b``); :func:`comment` makes a ``# …`` line that a shell
-ignores, with newlines removed so text cannot start a new command line.
+ignores, with newlines removed so text cannot start a new command line (the only comment builder: every
+prose step uses it).
 """
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Sequence
+
+from pr_agent.textsafe import terminal_field
 
 
 class UnsafeWord(ValueError):
@@ -49,7 +53,10 @@ def chain(*commands: str, op: str = "&&") -> str:
     return f" {op} ".join(commands)
 
 
+_LINE_BREAKS = re.compile(r"[\n\r\t\x0b\x0c\x85\u2028\u2029]")
+
+
 def comment(text: str) -> str:
-    """A shell comment line; newlines and control characters become spaces."""
-    clean = "".join(" " if (ord(c) < 32 or ord(c) == 127 or c in "\u2028\u2029\x85") else c for c in text)
-    return "# " + clean
+    """A one-line shell comment that stays inert on a terminal: line breaks and tabs become spaces, every other
+    control or invisible character is shown escaped (:func:`pr_agent.textsafe.terminal_field`)."""
+    return "# " + terminal_field(_LINE_BREAKS.sub(" ", text))

@@ -212,7 +212,7 @@ def _render(part: Any) -> str:
     if isinstance(part, _Face):
         return part.cli if current() == "cli" else part.mcp
     if isinstance(part, _ToolRef):
-        return part.name if current() == "mcp" else "gh pr-agent " + _tool(part.name).cli_name
+        return part.name if current() == "mcp" else command(["gh", "pr-agent", _tool(part.name).cli_name])
     if isinstance(part, Step):
         return show(part)
     if isinstance(part, _Arg):

@@ -87,6 +87,16 @@ class FileConflict:
     def add_add(self) -> bool:
         return any(m.startswith("CONFLICT (add/add)") for m in self.messages)
 
+    @property
+    def paths(self) -> list[str]:
+        """Every path git leaves unmerged in the index for this conflict (both new names of a rename/rename, the
+        ``path~side`` copy of a file/directory or distinct-types conflict), in git's order."""
+        out: list[str] = []
+        for st in self.stages:
+            if st.path not in out:
+                out.append(st.path)
+        return out or [self.path]
+
     def stage(self, n: int) -> Stage | None:
         return next((s for s in self.stages if s.stage == n and s.path == self.path), None) or \
             next((s for s in self.stages if s.stage == n), None)
@@ -146,6 +156,29 @@ def group_conflicts(result: MergeTree) -> list[FileConflict]:
         main = alias.get(st.path, st.path)
         files.setdefault(main, FileConflict(main)).stages.append(st)
     return sorted(files.values(), key=lambda f: f.path)
+
+
+def relabel_sides(conflicts: list[FileConflict], labels: dict[str, str]) -> None:
+    """Rename git's side copies (``path~<label>``) to the names the user's own merge gives them.
+
+    ``git merge-tree A B`` names a copy it moves aside after the commit it came from (``d~<oid>``); the resolution
+    steps' ``git merge refs/remotes/R/T`` on the PR's branch names it ``d~HEAD`` (the PR's side) or
+    ``d~refs_remotes_R_T`` (the target's: the ref with ``/`` flattened to ``_``). ``labels``: oid -> label."""
+    def fix(path: str) -> str:
+        for oid, label in labels.items():
+            if path.endswith("~" + oid):
+                return path[: -len(oid)] + label
+        return path
+
+    def fix_text(text: str) -> str:
+        for oid, label in labels.items():
+            text = text.replace("~" + oid, "~" + label)
+        return text
+
+    for fc in conflicts:
+        fc.path = fix(fc.path)
+        fc.stages = [Stage(st.mode, st.oid, st.stage, fix(st.path)) for st in fc.stages]
+        fc.messages = [fix_text(m) for m in fc.messages]
 
 
 def apply_renames(conflicts: list[FileConflict], base_renames: list[tuple[str, str]],

@@ -17,6 +17,7 @@ from typing import Any
 from pr_agent import surface
 from pr_agent.errors import PrAgentError, command_repair
 from pr_agent.git import Git
+from pr_agent.gitsafe import pathspec
 from pr_agent.merge.conflicts import (
     FileConflict,
     MergeTreeError,
@@ -26,6 +27,7 @@ from pr_agent.merge.conflicts import (
     diff_body,
     group_conflicts,
     parse_merge_tree,
+    relabel_sides,
 )
 from pr_agent.refs import PRRef, parse_remote_url
 from pr_agent.shellcmd import command
@@ -66,11 +68,15 @@ def open_clone(ref: PRRef, repo_path: str | None, cwd_git: Git) -> tuple[Git, st
     if not remote:
         raise PrAgentError(
             "clone_mismatch", f"No remote of {repo_path} points at {ref.full_name}.",
-            suggestion=f"Add one (git remote add upstream https://{ref.host or 'github.com'}/{ref.full_name}.git) "
+            suggestion=f"Add one ({command(['git', 'remote', 'add', 'upstream', _clone_url(ref)])}) "
             "or pass the path of a clone of that repository.",
             details={"field": "repo_path", "value": repo_path, "remotes": [n for n, _ in git.remotes()]},
             repair=command_repair(["git", "-C", repo_path, "remote", "-v"]))
     return git, remote
+
+
+def _clone_url(ref: PRRef) -> str:
+    return f"https://{ref.host or 'github.com'}/{ref.full_name}.git"
 
 
 @dataclass
@@ -98,8 +104,9 @@ def _fetch(git: Git, remote: str, ref: PRRef, base: str, private: str, field: st
         if missing.startswith("refs/pull/"):
             raise PrAgentError(
                 "ref_not_found", f"Remote {remote!r} has no {missing} (a mirror or fork rather than "
-                f"{ref.full_name} on GitHub, or a PR whose head is gone?).", suggestion=f"Check `git ls-remote "
-                f"{remote} {missing}`; point a remote at {ref.full_name} or pass a clone of it as "
+                f"{ref.full_name} on GitHub, or a PR whose head is gone?).",
+                suggestion=f"Check `{command(['git', 'ls-remote', '--', remote, missing])}`; point a remote at "
+                f"{ref.full_name} or pass a clone of it as "
                 + surface.text(surface.arg("detect_merge_conflicts", "repo_path"), "."),
                 details={"remote": remote, "ref": missing}, repair=command_repair(["git", "remote", "-v"]))
         raise PrAgentError(
@@ -138,6 +145,8 @@ def analyze(git: Git, remote: str, ref: PRRef, base: str, *, field: str = "targe
                           result.tree)
         if not result.clean:
             files = group_conflicts(result)
+            tracking = f"refs/remotes/{remote}/{base}"  # what the resolution steps merge (tools/conflicts.py)
+            relabel_sides(files, {head_sha: "HEAD", base_sha: tracking.replace("/", "_")})
             if mb:
                 apply_renames(files, git.renames(mb, base_sha), git.renames(mb, head_sha))
             out.conflicts = [describe(git, result.tree, f, base, detailed=i < MAX_DETAILED)
@@ -161,7 +170,7 @@ def _blob_preview(git: Git, fc: FileConflict, stage: int) -> str:
 
 def describe(git: Git, tree: str, fc: FileConflict, base: str, *, detailed: bool = True) -> dict[str, Any]:
     kind = fc.conflict_type
-    out: dict[str, Any] = {"file_path": fc.path, "conflict_type": kind, "git_conflicts": fc.kinds,
+    out: dict[str, Any] = {"file_path": fc.path, "paths": fc.paths, "conflict_type": kind, "git_conflicts": fc.kinds,
                            "git_messages": fc.messages}
     if fc.renamed_from:
         out["renamed_from"], out["renamed_in"] = fc.renamed_from, fc.renamed_in
@@ -207,36 +216,62 @@ def describe(git: Git, tree: str, fc: FileConflict, base: str, *, detailed: bool
 
 
 def suggestion(fc: FileConflict, base: str) -> str:
+    """What to do with one conflicted file after the steps' merge (the PR's branch checked out, ``base`` merged in:
+    ``--ours`` is the PR's side, ``--theirs`` is ``base``'s). It never stages anything itself: keep, edit or delete
+    files in the working tree, and the steps' ``git add -A -- PATHS`` records each path as it is (a deleted file as
+    deleted) — a ``git rm`` here would make that step fail on a path that is gone from the index."""
     def run(*argv: str) -> str:  # a backticked command inside prose, built by the one command builder
-        return "`" + command(["git", *argv]) + "`"
+        return "`" + command(list(argv)) + "`"
 
-    ours, theirs = run("checkout", "--ours", "--", fc.path), run("checkout", "--theirs", "--", fc.path)
-    add, rm = run("add", "--", fc.path), run("rm", "--", fc.path)
+    spec = pathspec(fc.path)
+    ours, theirs = run("git", "checkout", "--ours", "--", spec), run("git", "checkout", "--theirs", "--", spec)
+    delete = run("rm", "--", fc.path)
+    others = [p for p in fc.paths if p != fc.path]  # git's other unmerged paths for this conflict
     kind = fc.conflict_type
+    links = {st.mode for st in fc.stages if st.stage in (2, 3)} == {"120000"}
     if kind == "binary":
-        return (f"Binary file: pick one whole version. While merging {base} into the PR branch, "
-                f"{ours} keeps the PR's and {theirs} takes {base}'s; then {add}.")
+        return (f"Binary file: pick one whole version. {ours} keeps the PR's, {theirs} takes {base}'s; the add "
+                "step records it.")
     if kind == "delete":
         if fc.deleted_in == "base":
-            return (f"{base} deleted this file but the PR changed it: if it should stay deleted, move the PR's "
-                    f"change to where that code lives now and {rm}; to keep it, {add}.")
-        return (f"The PR deleted this file but {base} changed it: confirm the deletion with {rm}, "
-                f"or keep {base}'s version with {add}.")
+            return (f"{base} deleted this file but the PR changed it (the PR's version is in the working tree): "
+                    f"keep it as it is, or delete it ({delete}) and move the PR's change to where that code lives "
+                    "now; the add step records either.")
+        return (f"The PR deleted this file but {base} changed it ({base}'s version is in the working tree): confirm "
+                f"the deletion with {delete}, or keep the file as it is; the add step records either.")
     if kind == "rename":
-        if fc.renamed_from:
+        if fc.renamed_from and not others and "rename/delete" not in fc.kinds:
             who = base if fc.renamed_in == "base" else "the PR"
             return (f"{who} renamed {fc.renamed_from} to {fc.path}; the other side edited the old file. Resolve the "
-                    f"conflict markers in {fc.path} keeping both edits, then {add}.")
-        return f"Renames collide ({'; '.join(fc.messages)[:300]}). Decide the final path, then `git add` it."
-    if kind == "mode":
-        return (f"The sides disagree on the file's type or mode. Keep one ({ours} or "
-                f"`--theirs`), rename the other if both are needed, then {add}.")
+                    f"conflict markers in {fc.path} keeping both edits; the add step records it.")
+        if "rename/delete" in fc.kinds:
+            return (f"One side renamed a file to {fc.path}, the other deleted it ({'; '.join(fc.messages)[:200]}). "
+                    f"Keep it as it is, or delete it ({delete}); the add step records either.")
+        theirs_new, ours_new = fc.stage(2), fc.stage(3)  # merge-tree's sides: 2 = base, 3 = the PR
+        if theirs_new and ours_new and theirs_new.path != ours_new.path:
+            b, p = theirs_new.path, ours_new.path
+            return (f"Both sides renamed {fc.path}: {base} to {b}, the PR to {p}; git kept a copy at each new name. "
+                    f"Keep the PR's name with {run('rm', '--', b)}, or {base}'s with {run('rm', '--', p)}; the add "
+                    "step records the kept file and the deletions.")
+        return (f"Renames collide ({'; '.join(fc.messages)[:300]}). Keep the file you want at {fc.path} and delete "
+                "the other copies; the add step records them.")
+    if kind in ("mode", "file/directory"):
+        what = "type (a file, a symlink or a submodule)" if kind == "mode" else "kind (a file where the other has " \
+            "a directory)"
+        copies = ", ".join(fc.paths)
+        side = next((p for p in fc.paths if p.endswith("~HEAD")), None)
+        note = f" ({side} is the PR's)" if side else ""
+        return (f"The sides disagree on this path's {what}: git kept both, at {copies}{note}. Keep both, or delete "
+                f"the one you do not want ({run('rm', '-r', '--', fc.path)}, say); to keep a copy under another "
+                "name, move it and `git add` that name too. The add step records the paths listed here.")
     if kind == "add/add":
         return (f"Both {base} and the PR added this file independently: combine the two versions between the "
-                f"markers, then {add}.")
-    if kind == "file/directory":
-        return "One side has a file where the other has a directory: rename one of them, then `git add` both."
+                "markers; the add step records it.")
     if kind == "submodule":
-        return f"Pick the submodule commit to keep ({run('-C', fc.path, 'checkout', 'COMMIT')}), then {add}."
-    return (f"Edit the file: in each <<<<<<< … >>>>>>> block keep what both sides meant (the first half is "
-            f"{base}'s, the second the PR's), delete the markers, then {add}.")
+        return (f"Pick the submodule commit to keep ({run('git', '-C', fc.path, 'checkout', 'COMMIT')}); the add step "
+                "records it.")
+    if links:
+        return (f"Both sides changed where this symlink points: git left the PR's link. Keep it, or take {base}'s "
+                f"with {theirs}; the add step records it.")
+    return (f"Edit the file: in each <<<<<<< … >>>>>>> block keep what both sides meant (the first half is the PR's, "
+            f"the second {base}'s), delete the markers; the add step records it.")

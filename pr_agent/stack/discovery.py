@@ -149,9 +149,7 @@ def _same_patch(clone: Clone, versions: list[str], head: str) -> set[str]:
     """The dependent's commits whose patch-id equals a commit of one of the base's versions (`git cherry`)."""
     out: set[str] = set()
     for v in versions:
-        res = clone.git.call("rev-list", "--cherry-mark", "--right-only", "--no-merges", f"{v}...{head}")
-        if res.returncode == 0:
-            out |= {line[1:] for line in res.stdout.split() if line.startswith("=")}
+        out |= clone.git.same_patch(v, head) or set()
     return out
 
 

@@ -68,8 +68,7 @@ class Clone:
         return self.git.is_ancestor(ancestor, descendant)
 
     def merge_base(self, a: str, b: str) -> str | None:
-        res = self.git.call("merge-base", a, b)
-        return res.stdout.strip() or None if res.returncode == 0 else None
+        return self.git.merge_base(a, b)
 
     def branch(self, name: str, github_oid: str) -> LocalBranch:
         """The local branch `name` compared with GitHub's head commit."""
@@ -81,8 +80,7 @@ class Clone:
                     here = True
                 else:
                     worktree = path
-        res = self.git.call("rev-parse", "--verify", "--quiet", f"refs/heads/{name}")
-        local = res.stdout.strip() if res.returncode == 0 else None
+        local = self.git.rev_parse_commit(f"refs/heads/{name}")
         if not local:
             return LocalBranch(name, "missing", worktree=worktree)
         if local == github_oid:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from pr_agent.refs import PRRef
+from pr_agent.shellcmd import comment
 from pr_agent.stack import shell
 from pr_agent.stack.local import LocalBranch
 from pr_agent.stack.model import Pull
@@ -141,7 +142,8 @@ def _fix_loop(spec: PlanSpec, pull: Pull) -> list[Step]:
     pr, branch, n = str(pull.ref), pull.head_ref, spec.max_iterations
     skip = f"CI on #{pull.number} passed"
     return [
-        Step("fix", f"# fix what the CI run of #{pull.number} reported, on branch {shell.join([branch])}, and commit",
+        Step("fix", comment(f"fix what the CI run of #{pull.number} reported, on branch {shell.join([branch])}, "
+                            "and commit"),
              f"Fix the failures the rebase introduced in #{pull.number} (you edit the code; run the failing tests "
              "locally first), then commit on top.", "varies", skip_if=skip, retry_on_failure=True, max_retries=n,
              pr=pr),

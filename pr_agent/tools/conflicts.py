@@ -9,6 +9,7 @@ from pydantic import Field
 from pr_agent import surface
 from pr_agent.context import Context
 from pr_agent.errors import EXIT_ERROR, EXIT_FAILURE, EXIT_OK, EXIT_PENDING
+from pr_agent.gitsafe import pathspec
 from pr_agent.merge import commands as cmd
 from pr_agent.merge.conflicts import ConflictType
 from pr_agent.merge.github import graphql_pr, poll_mergeable
@@ -45,6 +46,9 @@ class ConflictHunk(OutputModel):
 
 class ConflictFile(OutputModel):
     file_path: str
+    paths: list[str] = Field(description="Every path git leaves unmerged for this conflict after the resolution "
+                             "steps' merge (both new names of a rename/rename; the path~HEAD copy of a file/directory "
+                             "or distinct-types conflict): the paths the steps' git add records.")
     conflict_type: ConflictType
     git_conflicts: list[str] = Field(description="git's own conflict types, e.g. contents, modify/delete, binary.")
     renamed_from: str | None = Field(None, description="Old path, when one side renamed the file.")
@@ -103,24 +107,19 @@ class DetectMergeConflictsOutput(OutputModel):
     notice: str
 
 
-def _comment(text: str) -> str:
-    """``# text`` that stays one inert shell comment: control characters (newlines included) made visible."""
-    return "# " + terminal_safe(text).replace("\n", "\\n")
-
-
 def _merge_target(remote: str, target: str) -> str:
     """Fetch and merge the target through full refs: a branch named `+main` is fetched as that branch, never read
     as a forced refspec; a name git refuses gets no command at all."""
     bad = ref_format_problem(target)
     if bad:
-        return _comment(f"no fetch command for the target branch {target!r}: {bad}")
+        return comment(f"no fetch command for the target branch {target!r}: {bad}")
     tracking = f"refs/remotes/{remote}/{target}"
     return chain(command(["git", "fetch", remote, f"+refs/heads/{target}:{tracking}"]),
                  command(["git", "merge", tracking]))
 
 
 def _steps(ref: PRRef, remote: str, target: str, files: list[dict[str, Any]]) -> Instructions:
-    paths = [f["file_path"] for f in files]
+    paths = list(dict.fromkeys(p for f in files for p in f.get("paths") or [f["file_path"]]))
     hunks = sum(max(f.get("total_hunks", 0), 1) for f in files)
     steps = [
         cmd.gh_pr(ref, "checkout") + "   " + comment("commit or stash your own work first"),
@@ -129,8 +128,11 @@ def _steps(ref: PRRef, remote: str, target: str, files: list[dict[str, Any]]) ->
     if files:
         # prose, written as a shell comment on one line: inert if the steps are pasted into a shell, whatever the
         # file and branch names (a name with $(…) or a newline must never run)
-        steps += [_comment(f"resolve {command([f['file_path']])}: {f['suggested_resolution']}") for f in files]
-        steps.append(chain(command(["git", "add", "--", *paths]), command(["git", "commit", "--no-edit"])))
+        steps += [comment(f"resolve {command([f['file_path']])}: {f['suggested_resolution']}") for f in files]
+        # -A: a file the user deleted is recorded as deleted (every path here is an unmerged index entry, so none
+        # can be "did not match any files")
+        steps.append(chain(command(["git", "add", "-A", "--", *map(pathspec, paths)]),
+                           command(["git", "commit", "--no-edit"])))
         low, high = 3 * len(files) + hunks, 8 * len(files) + 4 * hunks
         estimate = f"about {low}-{high} minutes"
     else:

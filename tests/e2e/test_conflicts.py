@@ -71,7 +71,7 @@ def test_binary_and_delete_previews(agent, repos: Repos) -> None:
     _, deleted = run(a, "acme/widgets#23", "--repo-path", str(repos.clone))
     f = deleted["conflicts"][0]
     assert f["base_content_preview"] == "(deleted on 'base-23')"
-    assert "+please, with a change" in f["head_content_preview"] and "git rm -- doomed.txt" in f["suggested_resolution"]
+    assert "+please, with a change" in f["head_content_preview"] and "`rm -- doomed.txt`" in f["suggested_resolution"]
 
 
 def test_target_branch_and_repo_path(agent, repos: Repos, tmp_path: Path) -> None:

@@ -145,6 +145,9 @@ class Views:
             "authorAssociation": pr["author_association"], "headRefName": pr["head_ref"],
             "baseRefName": pr["base_ref"], "headRefOid": pr["head_sha"], "baseRefOid": pr["base_sha"],
             "isCrossRepository": False, "viewerDidAuthor": pr["author"] == w.viewer,
+            # GitHub: maintainers may push to a fork PR's branch only when its author allows it; a same-repository
+            # PR answers false (`gh pr checkout` reads it)
+            "maintainerCanModify": bool(pr.get("maintainer_can_modify", False)),
             "repository": lambda info: self.repo(repo), "baseRepository": lambda info: self.repo(repo),
             "headRepository": lambda info: self.repo(repo),
             "headRepositoryOwner": lambda info: self.actor(repo["owner"]),

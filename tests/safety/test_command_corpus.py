@@ -16,6 +16,9 @@ from typing import Any
 
 import pytest
 
+from pr_agent.ci.repro import reproduce_command
+from tests.safety.hostile import PATHS, TEST_NAMES
+from tests.safety.test_properties import RUNNERS
 from tests.safety.worlds import TOOL_CASES, agent_for, baseline, run_json
 
 PROGRAMS = ("gh", "git", "pytest", "go", "npx", "cargo", "bundle", "python", "python3", "npm", "yarn", "pnpm",
@@ -92,3 +95,23 @@ def test_every_emitted_command_in_the_corpus_is_built_by_quoting_words(make_hub,
                  "rebase_after_squash_merge"):
         assert any(w.startswith(tool) for w in seen), (tool, sorted(seen))
     assert any(".repair" in w for w in seen), sorted(seen)
+
+
+# a plain name for each runner, so that every runner with reproduction commands is seen making one
+_PLAIN = {"pytest": "tests/test_a.py::test_b", "go": "TestB", "junit": "a.B.c", "unittest": "pkg.T.test_b"}
+
+
+@pytest.mark.parametrize("runner", [r for r in RUNNERS if r])
+def test_reproduction_commands_of_every_runner_are_built_by_quoting_words(runner: str) -> None:
+    """The corpus worlds' CI logs hold a few runners; every runner's reproduction commands (hostile test names,
+    suites and paths included) pass the same oracle."""
+    made = 0
+    for name in [_PLAIN.get(runner, "test_b"), *TEST_NAMES]:
+        for where in (None, "tests/test_a.py", "src/lib.rs", "spec/a_spec.rb", *PATHS[:6]):
+            text = reproduce_command(runner, name, suite=where, file_path=where, runners=("maven",))
+            if text is not None:
+                argvs = check_command(text)
+                assert len(argvs) == 1 and argvs[0] == shlex.split(text), text
+                made += 1
+    if runner not in ("googletest", "xctest", "unknown"):  # no exact rerun command for these (yet)
+        assert made, runner

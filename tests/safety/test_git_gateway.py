@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 import subprocess
 from pathlib import Path
@@ -97,6 +98,7 @@ def exercise(git: Git, oids: dict[str, str]) -> None:
     assert "+main" in git.diff_blobs(blob_old, blob_new)
     assert git.show(f"{main}:a.txt") == "1\nmain\n3\n" and git.blob_size(blob_new) == 9
     assert [e.oid for e in git.log(main, f"^{base}")] == [main] and git.count(main, f"^{base}") == 1
+    assert git.same_patch(side, main) == set()
     assert git.tree(main) and git.probe_commit(git.tree(main) or "", base)
     assert git.fetch_objects("origin", [oids["later"]]) and git.has_commit(oids["later"])
     assert git.fetch_into("origin", ["+refs/heads/side:refs/gh-pr-agent/t/side"]).returncode == 0
@@ -143,7 +145,7 @@ def test_option_looking_revisions_are_refused_everywhere(trapped, value: str, tm
         lambda: git.count(value), lambda: git.changed_files(ok, value), lambda: git.tree(value),
         lambda: git.merge_tree_names(value, ok), lambda: git.probe_commit(value, ok),
         lambda: git.probe_commit(ok, value), lambda: git.fetch_objects("origin", [value]),
-        lambda: git.delete_refs([value]),
+        lambda: git.delete_refs([value]), lambda: git.same_patch(value, ok), lambda: git.same_patch(ok, value),
     ]
     for call in calls:
         with pytest.raises(PrAgentError) as err:
@@ -159,3 +161,14 @@ def test_valid_revisions_pass() -> None:
     assert git.revs(hexid, "b" * 64, "refs/remotes/origin/+main", "refs/gh-pr-agent/x/base") == [
         hexid, "b" * 64, "refs/remotes/origin/+main", "refs/gh-pr-agent/x/base"]
     assert git.revs(f"^{hexid}", exclude=True) == [f"^{hexid}"]
+
+
+def test_only_the_gateway_runs_git() -> None:
+    """Every git command runs through a checked gateway method (validated revisions, ``--end-of-options``):
+    no module but pr_agent/git.py calls the raw runner or starts a process of its own."""
+    root = Path(__file__).resolve().parents[2] / "pr_agent"
+    raw = re.compile(r"\bgit\.(?:call|_raw)\(|\bsubprocess\.(?:run|Popen|call|check_output|check_call)\(")
+    found = [f"{p.relative_to(root)}:{n}: {line.strip()}" for p in sorted(root.rglob("*.py"))
+             if p.name not in ("git.py", "gh.py")  # the two gateways themselves
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if raw.search(line)]
+    assert not found, "\n".join(found)

@@ -131,7 +131,10 @@ def test_resolution_steps_get_exactly_the_intended_argv(make_hub, tmp_path: Path
              for argv in intended_argvs(s)}
     assert steps[("git", "fetch")] == ["git", "fetch", "origin", f"+refs/heads/{base}:refs/remotes/origin/{base}"]
     assert steps[("git", "merge")] == ["git", "merge", f"refs/remotes/origin/{base}"]
-    assert steps[("git", "add")] == ["git", "add", "--", *paths]
+    # a path git would read as a glob or as pathspec magic is named literally
+    literal = [":(literal)" + p if re.search(r"[*?\[\\]", p) or p.startswith(":") else p
+               for f in out["conflicts"] for p in f["paths"]]
+    assert steps[("git", "add")] == ["git", "add", "-A", "--", *literal]
     assert steps[("gh", "pr")] == ["gh", "pr", "checkout", str(number), "--repo", "acme/widgets"]
     for f in out["conflicts"]:  # the commands a suggested resolution quotes (`…`; unreadable if the path has a `)
         for snippet in QUOTED.findall(f["suggested_resolution"]) if "`" not in f["file_path"] else []:
@@ -140,7 +143,8 @@ def test_resolution_steps_get_exactly_the_intended_argv(make_hub, tmp_path: Path
             record.unlink(missing_ok=True)
             assert run_pasted(snippet, stubs, box).returncode == 0, snippet
             argvs = recorded(record)
-            assert argvs == intended_argvs(snippet) and argvs[0][-1] == f["file_path"], (snippet, argvs)
+            assert argvs == intended_argvs(snippet) and argvs[0][-1].removeprefix(":(literal)") == f["file_path"], \
+                (snippet, argvs)
     assert_nothing_ran(box, tmp_path)
     human = a.cli("conflicts", f"acme/widgets#{number}", cwd=clone, env=a.env(**FAST_ENV))
     assert human.returncode == 1 and not UNSAFE_ON_TERMINAL.search(human.stdout + human.stderr)

@@ -21,10 +21,10 @@ from pr_agent.ghwire import Response, http_error, parse_included, raise_graphql_
 from pr_agent.merge import commands as mcmd
 from pr_agent.merge.conflicts import MergeTreeError, conflict_hunks, group_conflicts, parse_merge_tree
 from pr_agent.refs import PRRef, parse_remote_url
+from pr_agent.shellcmd import comment
 from pr_agent.stack import shell
 from pr_agent.textsafe import terminal_safe
 from pr_agent.tools.checks_view import parse_job_log_uri
-from pr_agent.tools.conflicts import _comment
 from tests.safety.hostile import BRANCHES, PATHS, TEST_NAMES, TEXTS, UNSAFE_ON_TERMINAL, intended_argvs
 
 
@@ -48,7 +48,7 @@ pieces = st.sampled_from(["$(", ")", "`", "'", '"', ";", "&&", "|", "\\", "-", "
                           "\t", " ", "\n", "=", "test_", "Test", "a"])
 untrusted = st.one_of(hostile, st.text(max_size=60), st.lists(pieces, max_size=12).map("".join))
 RUNNERS = ["pytest", "unittest", "go", "jest", "vitest", "mocha", "cargo", "nextest", "rspec", "phpunit", "dotnet",
-           "gradle", "maven", "junit", "", "unknown"]
+           "gradle", "maven", "junit", "googletest", "xctest", "", "unknown"]
 FLAGS = {"-run", "-t", "-E", "--exact", "--", "--lib", "--bins", "--test", "--filter", "--tests", "-k", "-m",
          "--example"}
 VALUE_FLAGS = ("--grep=", "--example=", "--filter=", "-Dtest=", "FullyQualifiedName=")
@@ -80,6 +80,27 @@ def test_reproduction_commands_are_plain_data(runner: str, name: str, suite: str
         assert re.fullmatch(argv[-1][len("--grep="):], name.strip()), command
     if runner == "cargo":
         assert argv[-3:] == ["--", "--exact", name.strip()]
+
+
+def _parser_runners() -> set[str]:
+    from pr_agent.ci.parsers.base import BaseParser
+
+    todo, seen = [BaseParser], set()
+    while todo:
+        cls = todo.pop()
+        todo += cls.__subclasses__()
+        seen.add(cls.runner)
+    return seen - {""}
+
+
+def test_every_runner_a_parser_reports_is_in_the_property_set() -> None:
+    """A runner a parser adds (its failures get reproduction commands) is fuzzed above, and by the corpus oracle
+    (tests/safety/test_command_corpus.py) which reads RUNNERS."""
+    import pr_agent.ci.parsers  # noqa: F401  (registers every parser class)
+
+    runners = _parser_runners()
+    assert {"pytest", "jest", "go", "cargo"} <= runners  # the walk finds the parsers
+    assert runners <= set(RUNNERS), runners - set(RUNNERS)
 
 
 branch = st.one_of(hostile, st.text(min_size=1, max_size=40))
@@ -138,7 +159,7 @@ def test_next_step_commands_give_exactly_the_intended_argv(number: int, sub: str
 @SETTINGS
 @given(untrusted)
 def test_prose_steps_are_inert_one_line_comments(text: str) -> None:
-    step = _comment(text)
+    step = comment(text)
     assert step.startswith("# ") and "\n" not in step and "\r" not in step
     assert intended_argvs(step) == []
     assert not UNSAFE_ON_TERMINAL.search(step)

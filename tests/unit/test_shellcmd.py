@@ -37,3 +37,11 @@ def test_chain_and_comment():
         chain("x", "y", op=";")
     assert comment("fix\nrm -rf /") == "# fix rm -rf /"
     assert shlex.split(comment("a\nb"), comments=True) == []
+
+
+def test_comment_is_one_inert_line_that_hides_nothing():
+    # bidi override, zero-width space, a tag character, ESC, a line separator: none reaches the terminal raw
+    text = "ok\u202eevil\u200b\U000e0041\x1b[31m\u2028rm -rf ~\r\nnext"
+    shown = comment(text)
+    assert shown == "# ok\\u202eevil\\u200b\\U000e0041\\x1b[31m rm -rf ~  next"
+    assert shlex.split(shown, comments=True) == []
