@@ -36,6 +36,7 @@ def _rest_per_item(ctx: BenchCtx, gh: str, path: str, key: str | None = None) ->
         return {"path": path, "status": f"error: exit {proc.returncode}"}
     data = json.loads(proc.stdout)
     items = data[key] if key else data
+    items = items if isinstance(items, list) else [items]  # one object (a job, the pull request)
     return {"path": path, "status": "ok", "items": len(items),
             "bytes_per_item": round(_size(items) / max(1, len(items)))}
 
@@ -44,10 +45,12 @@ def context_budget(ctx: BenchCtx, gh: str) -> dict[str, Any]:
     env = agent_env(ctx, gh)
     rows: list[dict[str, Any]] = []
     list_bytes = 0
+    job_ids: list[str] = []
     for tool, key, target, median_target in TARGETS:
         sess = mcp_client.session([PYTHON, "-m", "pr_agent", "mcp"], env, (tool, {"pr": ctx.ref}))
         list_bytes = sess.tools_list_bytes
         sc = (sess.call_result or {}).get("structuredContent") or {}
+        job_ids += [str(c["job_id"]) for c in sc.get("failed_checks") or [] if c.get("job_id")]
         b = _size(sc)
         row: dict[str, Any] = {"what": f"{tool} page 1", "bytes": b, "tokens_est": round(b * TOKENS_PER_BYTE),
                                "target_bytes": target, "met": b <= target,
@@ -61,8 +64,12 @@ def context_budget(ctx: BenchCtx, gh: str) -> dict[str, Any]:
     rows.append({"what": "tools/list", "bytes": list_bytes, "tokens_est": round(list_bytes * TOKENS_PER_BYTE),
                  "target_bytes": TOOLS_LIST_TARGET, "met": list_bytes <= TOOLS_LIST_TARGET})
     repo, number = ctx.ref.split("#")[0], ctx.ref.split("#")[1]
+    # GitHub's MCP server answers with GitHub's REST objects: review comments and conversation comments (the
+    # feedback), an Actions job (per failed check; its log is separate), the pull request (merge state)
     rest = [_rest_per_item(ctx, gh, f"repos/{repo}/pulls/{number}/comments?per_page=100"),
-            _rest_per_item(ctx, gh, f"repos/{repo}/issues/{number}/comments?per_page=100")]
+            _rest_per_item(ctx, gh, f"repos/{repo}/issues/{number}/comments?per_page=100"),
+            *([_rest_per_item(ctx, gh, f"repos/{repo}/actions/jobs/{job_ids[0]}")] if job_ids else []),
+            _rest_per_item(ctx, gh, f"repos/{repo}/pulls/{number}")]
     return {"rows": rows, "github_rest": rest, "tokens_per_byte": TOKENS_PER_BYTE}
 
 

@@ -59,8 +59,8 @@ def _base(node: dict[str, Any], type_: str, full: bool) -> dict[str, Any]:
 # an item's resolve_condition unless it has one of its own (a thread you cannot resolve); concise answers send
 # these once per page (``actions.resolve_condition``) instead of on every item (docs/mcp.md, "Context budget")
 RESOLVE_CONDITIONS = {
-    "review_comment": "Resolve (mcp_action / resolve_command) ONLY after verifying the fix for everything the "
-                      "thread asks: its body and every reply.",
+    "review_comment": "Resolve ONLY after verifying the fix for everything the thread asks: its body and every "
+                      "reply.",
     "review": "A review body cannot be resolved; reply in the conversation once it is addressed.",
     "issue_comment": "A conversation comment cannot be resolved; reply in the conversation once it is addressed.",
 }

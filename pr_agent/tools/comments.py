@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from pr_agent import surface
 from pr_agent.context import Context
 from pr_agent.errors import PrAgentError
 from pr_agent.paging import encode_cursor, read_cursor
@@ -427,9 +428,10 @@ def _warnings(fb: Feedback, ref: PRRef, coverage: list[dict[str, Any]]) -> list[
         message=f"You ({fb.viewer}) have a pending, unsubmitted review on {ref} with {drafts} draft comment(s). "
         "While it exists GitHub refuses replies through the REST API (HTTP 422), and every reply you post goes "
         "into it, hidden from others until you submit it.",
-        suggestion="Each thread's reply_command adds your reply to the pending review; then run submit_command "
-        "to publish the review with them, or discard_command to delete it (its drafts are lost) and reply "
-        "normally. Resolving with a reply (resolve) refuses until then.",
+        suggestion=surface.text(
+            "Each thread's reply_command adds your reply to the pending review; then run submit_command to publish "
+            "the review with them, or discard_command to delete it (its drafts are lost) and reply normally. "
+            "Resolving with a reply (", surface.tool("resolve_review_thread"), ") refuses until then."),
         review_id=pending["id"], draft_comments=drafts,
         submit_command=commands.submit_review_command(ref, pending["id"]),
         discard_command=commands.discard_review_command(ref, pending["id"]))]
