@@ -10,9 +10,11 @@ Replaces the SDK's ``stdio_server`` for three reasons:
 - **Its I/O never waits for a thread the tools hold.** stdin and stdout each get a dedicated thread (their own
   anyio limiter), so tool calls can never starve the transport; tools run on :data:`TOOL_LIMITER` threads.
 
-stdin EOF is the client's shutdown (MCP stdio: the client closes our stdin, then waits for us to exit): calls in
-flight get :data:`EOF_GRACE_S` to answer, then every one is cancelled (its gh children killed, its reply a
-``cancelled`` error result) and the server exits. A closed stdout ends the server the same way, quietly.
+stdin EOF is the client's shutdown (MCP stdio: the client closes our stdin, then waits for us to exit): **every
+request read before EOF is answered** — tools/call, resources/read, anything. They get :data:`EOF_GRACE_S` to
+finish, then every tool call still running is cancelled (its gh children killed, its reply a ``cancelled`` error
+result); a request still unanswered :data:`SHUTDOWN_S` later gets a JSON-RPC error (``-32603``, "shutting
+down") from the transport itself, and the server exits. A closed stdout ends the server the same way, quietly.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from pydantic import ValidationError
 MAX_LINE_BYTES = 4 << 20  # tool arguments are a few KB; nothing a client sends us comes near this
 EOF_GRACE_S = 3.0  # after stdin EOF, calls in flight have this long to answer before they are cancelled
 SHUTDOWN_S = 2.0  # then this long for the cancelled calls' replies
-PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS = -32700, -32600, -32602
+PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS, INTERNAL_ERROR = -32700, -32600, -32602, -32603
 log = logging.getLogger("gh-pr-agent")
 
 
@@ -130,12 +132,44 @@ class Calls:
     def cancel_all(self, reason: str) -> None:  # pragma: no cover - interface
         raise NotImplementedError
 
-    async def drained(self, settle: float = 0.2) -> None:
-        # a request read just before EOF may not have reached its handler yet: require a quiet period
-        quiet = 0.0
-        while quiet < settle:
+
+SHUTDOWN_MESSAGE = "The server is shutting down (stdin closed) and could not finish this request; start it again."
+
+
+class Unanswered:
+    """The ids of the client's requests read from stdin and not yet answered on stdout."""
+
+    def __init__(self) -> None:
+        self.ids: dict[Any, None] = {}
+        self.ours: set[Any] = set()  # answered by the transport at shutdown: a late reply of the server is dropped
+
+    def read(self, message: Any) -> None:
+        if isinstance(message, types.JSONRPCRequest):
+            self.ids[message.id] = None
+        elif isinstance(message, types.JSONRPCNotification) and message.method == "notifications/cancelled":
+            # the client gave up on it: no answer is owed (the spec: the receiver SHOULD NOT respond)
+            rid = (message.params or {}).get("requestId")
+            if _valid_id(rid):
+                self.ids.pop(rid, None)
+
+    def sent(self, message: Any) -> bool:
+        """Whether ``message`` (the server's) still goes out; a reply marks its request answered."""
+        if isinstance(message, (types.JSONRPCResponse, types.JSONRPCError)):
+            if message.id in self.ours:
+                return False
+            self.ids.pop(message.id, None)
+        return True
+
+    async def drained(self) -> None:
+        while self.ids:
             await anyio.sleep(0.02)
-            quiet = quiet + 0.02 if self.count == 0 else 0.0
+
+    def answer_all(self) -> list[bytes]:
+        """The JSON-RPC error lines for every request still unanswered (then nothing is)."""
+        lines = [error_line(id_, INTERNAL_ERROR, SHUTDOWN_MESSAGE) for id_ in self.ids]
+        self.ours.update(self.ids)
+        self.ids.clear()
+        return lines
 
 
 async def serve_stdio(run: Callable[[Any, Any], Awaitable[None]], calls: Calls,
@@ -160,10 +194,14 @@ async def serve_stdio(run: Callable[[Any, Any], Awaitable[None]], calls: Calls,
                     log.info("stdout closed by the client; shutting down")
                     tg.start_soon(shutdown)
 
+    unanswered = Unanswered()
+
     async def forward_server() -> None:
         async with server_out_rx, wire_send.clone() as out:
             async for message in server_out_rx:
-                await out.send(message.message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n")
+                if unanswered.sent(message.message):
+                    await out.send(message.message.model_dump_json(by_alias=True, exclude_unset=True).encode()
+                                   + b"\n")
 
     shutting_down = anyio.Event()
 
@@ -172,10 +210,13 @@ async def serve_stdio(run: Callable[[Any, Any], Awaitable[None]], calls: Calls,
             return
         shutting_down.set()
         with anyio.move_on_after(EOF_GRACE_S if stdout_open[0] else 0):
-            await calls.drained()
+            await unanswered.drained()  # every request read before EOF, not only tool calls
         calls.cancel_all("The MCP client closed the connection (stdin EOF): the call was cancelled.")
-        with anyio.move_on_after(SHUTDOWN_S):
-            await calls.drained()
+        with anyio.move_on_after(SHUTDOWN_S if stdout_open[0] else 0):
+            await unanswered.drained()
+        with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
+            for line in unanswered.answer_all():  # still unanswered: the transport says so itself
+                await shutdown_errors.send(line)
         await inbound_send.aclose()  # the server loop ends; anything still running is cancelled by the SDK
 
     eof = [False]
@@ -207,14 +248,17 @@ async def serve_stdio(run: Callable[[Any, Any], Awaitable[None]], calls: Calls,
         if isinstance(item, bytes):
             await errors.send(item)
         elif item is not None:
+            unanswered.read(item.message)
             await inbound_send.send(item)
 
+    shutdown_errors = wire_send.clone()
     async with anyio.create_task_group() as tg:
         tg.start_soon(write_all)
         tg.start_soon(forward_server)
         tg.start_soon(read_all)
         await run(inbound, server_out)
         wire_send.close()
+        shutdown_errors.close()
         if not eof[0]:  # stdout closed (or the loop ended by itself): nobody to flush to, stop reading stdin
             tg.cancel_scope.cancel()
 

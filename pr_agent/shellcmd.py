@@ -31,19 +31,12 @@ def quote(word: str) -> str:
     return shlex.quote(word)
 
 
-def command(argv: Sequence[str], *, slot: str | None = None) -> str:
-    """One command line whose ``shlex.split`` is exactly ``argv``.
-
-    ``slot``: a placeholder the user replaces by hand (e.g. ``YOUR_REPLY_HERE``); every word holding it is
-    single-quoted even when it needs no quoting, so any replacement text stays one literal word."""
+def command(argv: Sequence[str]) -> str:
+    """One command line whose ``shlex.split`` is exactly ``argv``. No word is a placeholder to edit: text the
+    user must write reaches a command on its standard input (:mod:`pr_agent.review.commands`)."""
     if isinstance(argv, str) or not argv:
         raise UnsafeWord("a command is a non-empty list of words")
-    return " ".join(_single_quoted(w) if slot and isinstance(w, str) and slot in w else quote(w) for w in argv)
-
-
-def _single_quoted(word: str) -> str:
-    quote(word)  # the same checks
-    return "'" + word.replace("'", "'\"'\"'") + "'"
+    return " ".join(quote(w) for w in argv)
 
 
 def chain(*commands: str, op: str = "&&") -> str:

@@ -122,7 +122,16 @@ def failed_check_view(a: Analysis, ref: PRRef, full: bool) -> dict[str, Any]:
             view.update(failed_step=a.step.name, failed_step_number=a.step.number)
     if full:
         view.update(log_excerpt=a.excerpt or None, annotations=a.annotations or None, slice_method=a.slice_method)
+    elif view.get("log_url") and view["log_url"].startswith(f"{view['url']}#"):
+        view["url"] = None  # concise: log_url is this page with the failed step's anchor (docs/mcp.md)
     return view
+
+
+def concise_failure(f: dict[str, Any], failed_steps: dict[int, str]) -> dict[str, Any]:
+    """A failure without what its failed check already says: the step, when it is the check's failed step."""
+    if f.get("step_name") and f["step_name"] == failed_steps.get(f.get("job_id") or -1):
+        return {k: v for k, v in f.items() if k != "step_name"}
+    return f
 
 
 def sorted_failures(analyses: list[Analysis]) -> list[dict[str, Any]]:

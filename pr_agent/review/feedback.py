@@ -56,11 +56,22 @@ def _base(node: dict[str, Any], type_: str, full: bool) -> dict[str, Any]:
     return item
 
 
-def _conversation_actions(ref: PRRef, what: str) -> dict[str, Any]:
+# an item's resolve_condition unless it has one of its own (a thread you cannot resolve); concise answers send
+# these once per page (``actions.resolve_condition``) instead of on every item (docs/mcp.md, "Context budget")
+RESOLVE_CONDITIONS = {
+    "review_comment": "Resolve ONLY after verifying the fix for everything the thread asks: its body and every "
+                      "reply.",
+    "review": "A review body cannot be resolved; reply in the conversation once it is addressed.",
+    "issue_comment": "A conversation comment cannot be resolved; reply in the conversation once it is addressed.",
+}
+
+
+def _conversation_actions(ref: PRRef, type_: str) -> dict[str, Any]:
     return {
         "reply_command": commands.conversation_reply_command(ref),
+        "needs_input": list(commands.REPLY_NEEDS_INPUT),
         "resolve_command": None,
-        "resolve_condition": f"{what} cannot be resolved; reply in the conversation once it is addressed.",
+        "resolve_condition": RESOLVE_CONDITIONS[type_],
         "view_in_browser": commands.view_command(ref),
     }
 
@@ -161,6 +172,7 @@ def _thread_actions(thread: dict[str, Any], ref: PRRef, item: dict[str, Any],
                     pending_review: str | None) -> dict[str, Any]:
     actions: dict[str, Any] = {
         "reply_command": commands.review_reply_command(ref, item["id"]),
+        "needs_input": list(commands.REPLY_NEEDS_INPUT),
         "view_in_browser": commands.view_command(ref),
     }
     if pending_review:
@@ -208,7 +220,7 @@ def review_item(review: dict[str, Any], ref: PRRef, full: bool) -> dict[str, Any
     item["_commit"] = (review.get("commit") or {}).get("oid")
     item["source"] = "review_body"
     item["_uid"] = review["id"]
-    item["action_commands"] = _conversation_actions(ref, "A review body")
+    item["action_commands"] = _conversation_actions(ref, "review")
     return item
 
 
@@ -249,7 +261,7 @@ def build_items(fb: Feedback, ref: PRRef, *, full: bool,
         item.update(_hidden(comment))
         item["source"] = "conversation"
         item["_uid"] = comment["id"]
-        item["action_commands"] = _conversation_actions(ref, "A conversation comment")
+        item["action_commands"] = _conversation_actions(ref, "issue_comment")
         items.append(item)
     items, stats.cross_bot_merged = dedup_across_bots(items)
     return items, resolved, stats

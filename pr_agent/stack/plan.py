@@ -8,7 +8,7 @@ for CI; and, with auto_fix, the test-and-fix loop. The tool itself never runs an
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from pr_agent.refs import PRRef
 from pr_agent.shellcmd import comment
@@ -31,6 +31,7 @@ class Step:
     retry_on_failure: bool | None = None
     max_retries: int | None = None
     pr: str | None = None
+    call: Any = None  # a surface.Step when the step is one of our tools (shown over MCP as tool + arguments)
 
 
 @dataclass
@@ -131,7 +132,8 @@ def build_steps(spec: PlanSpec) -> list[Step]:
                                                  if p.number not in {r.pull.number for r in spec.restacks}]
     for pull in touched:
         steps.append(Step("ci_wait", shell.checks(pull.ref),
-                          f"Wait for CI on #{pull.number} and list failing tests.", CI_TIME, pr=str(pull.ref)))
+                          f"Wait for CI on #{pull.number} and list failing tests.", CI_TIME, pr=str(pull.ref),
+                          call=shell.checks_call(pull.ref)))
     if spec.auto_fix:
         for pull in touched:
             steps += _fix_loop(spec, pull)
@@ -151,5 +153,5 @@ def _fix_loop(spec: PlanSpec, pull: Pull) -> list[Step]:
              "seconds", skip_if=skip, pr=pr),
         Step("verification", shell.checks(pull.ref),
              f"Wait for CI on #{pull.number} again; repeat the fix steps at most {n} time(s), then ask a human.",
-             CI_TIME, skip_if=skip, retry_on_failure=True, max_retries=n, pr=pr),
+             CI_TIME, skip_if=skip, retry_on_failure=True, max_retries=n, pr=pr, call=shell.checks_call(pull.ref)),
     ]

@@ -12,6 +12,8 @@ Pushes always carry an explicit lease, never a plain ``--force``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pr_agent.errors import PrAgentError
 from pr_agent.refs import PRRef
 from pr_agent.shellcmd import chain, command
@@ -138,8 +140,17 @@ def retarget(ref: PRRef, base: str) -> str:
                     "-f", f"base={base}", "--silent"])
 
 
-def checks(ref: PRRef) -> str:
-    """Wait for CI on the PR and list failing tests, as the current face speaks it."""
+def checks_call(ref: PRRef) -> Any:
+    """Wait for CI on the PR and list failing tests: a call of get_failing_tests (a surface step)."""
     from pr_agent import surface
 
-    return surface.show(surface.call("get_failing_tests", {"pr": ref.qualified, "wait": True}))
+    return surface.call("get_failing_tests", {"pr": ref.qualified, "wait": True},
+                        why="Wait for CI on the PR and list failing tests.")
+
+
+def checks(ref: PRRef) -> str:
+    """:func:`checks_call` as the current face speaks it: ``gh pr-agent checks PR --wait`` on the CLI, the tool
+    call over MCP (where the plan step also carries it as ``tool`` + ``arguments``)."""
+    from pr_agent import surface
+
+    return surface.show(checks_call(ref))

@@ -62,7 +62,8 @@ class Failure(OutputModel):
     runner: str | None = Field(None, description="pytest, go, jest, … (None when only an annotation named it).")
     suite: str | None = Field(None, description="Where the runner says the test lives (go package, test file, …).")
     job_id: int | None = Field(None, description="GitHub Actions job id (the full log: --log JOB_ID).")
-    step_name: str | None = None
+    step_name: str | None = Field(None, description="The step it ran in. concise: absent when it is its failed "
+                                  "check's failed_step (failed_checks, same job_id).")
     source: Literal["log", "annotation"] = Field(description="Parsed from the job log, or from a check-run "
                                                  "annotation a test reporter wrote.")
     reproduce_command: str | None = Field(None, description="Shell command that reruns this test locally (every "
@@ -91,7 +92,8 @@ class FailedCheck(OutputModel):
         description="github_actions (a job: log parsed), check_run of another app, or a commit status (external CI).")
     state: str
     required: bool
-    url: str | None = None
+    url: str | None = Field(None, description="The check's page. concise: absent when log_url is that page "
+                            "anchored at the failed step.")
     test_failures: int = Field(description="Failures in `failures` (across pages) that come from this check.")
     non_test_failure: NonTestFailure | None = Field(None, description="Why it failed when not (only) because of "
                                                     "a test: compile error, lint, install, OOM, timeout, …")
@@ -232,6 +234,7 @@ def handle(ctx: Context, params: GetFailingTestsInput) -> GetFailingTestsOutput:
     first_run = next((a.check.run_id for a in out.analyses if a.check.run_id), None)
     ci_info = next((r for r in runs if r["run_id"] == first_run), runs[0] if runs else None)
     commands = list(dict.fromkeys(f["reproduce_command"] for f in page if f.get("reproduce_command")))
+    failed_steps = {a.job_id: a.step.name for a in out.analyses if a.job_id is not None and a.step is not None}
     stale = None
     if out.new_head:
         stale = StaleHead(results_for=snap.head_sha, current_head_sha=out.new_head,
@@ -243,7 +246,8 @@ def handle(ctx: Context, params: GetFailingTestsInput) -> GetFailingTestsOutput:
         "counts": report.counts(checks),
         "checks": [report.check_view(c, full) for c in checks if full or c.bucket != "passed"],
         "failed_checks": [report.failed_check_view(a, ref, full) for a in out.analyses],
-        "failures": [{k: v for k, v in f.items() if not k.startswith("_")} for f in page],
+        "failures": [report.concise_failure(x, {} if full else failed_steps) for x in
+                     ({k: v for k, v in f.items() if not k.startswith("_")} for f in page)],
         "total_failures": len(failures), "nextCursor": next_cursor,
         "instructions": {"summary": report.summary(out, status, len(failures)),
                          "priority": report.priority(out.analyses, page, failures, ref),

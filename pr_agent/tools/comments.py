@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from pr_agent import surface
 from pr_agent.context import Context
 from pr_agent.errors import PrAgentError
 from pr_agent.paging import encode_cursor, read_cursor
@@ -16,7 +17,7 @@ from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, regist
 from pr_agent.review import commands
 from pr_agent.review.authors import normalize_login
 from pr_agent.review.coverage import ai_review_coverage
-from pr_agent.review.feedback import build_items, mark_changed_since, viewer_pending_review
+from pr_agent.review.feedback import RESOLVE_CONDITIONS, build_items, mark_changed_since, viewer_pending_review
 from pr_agent.review.fetch import Feedback, fetch_feedback
 from pr_agent.snapshots import AS_OF_DESCRIPTION, FROM_SNAPSHOT_DESCRIPTION, fetch_or_reuse, pr_key
 from pr_agent.textsafe import one_line, terminal_field
@@ -83,7 +84,7 @@ class Reply(OutputModel):
     is_bot: bool
     created_at: str
     body: str
-    is_minimized: bool = Field(False, description=MINIMIZED_DESCRIPTION)
+    is_minimized: bool | None = Field(None, description=MINIMIZED_DESCRIPTION + " concise: absent means false.")
     minimized_reason: str | None = Field(None, description=MINIMIZED_REASON_DESCRIPTION)
     html_url: str | None = Field(None, description="Only with detail=full.")
     reactions: Reactions | None = Field(None, description="Only with detail=full.")
@@ -107,12 +108,19 @@ class McpAction(OutputModel):
 
 
 class ActionCommands(OutputModel):
-    reply_command: str = Field(description=f"Shell command; replace {commands.REPLY_PLACEHOLDER} with your reply. "
-                               "It sits inside single quotes: write a ' in your reply as '\\''.")
+    reply_command: str = Field(description="Shell command that posts your reply, read from its standard input "
+                               "(needs_input): `reply_command < reply.md`, or a quoted heredoc (<<'EOF'). It holds "
+                               "no text of its own: run as is, with nothing on stdin, GitHub refuses the empty "
+                               "body and nothing is posted.")
+    needs_input: list[Literal["stdin"]] = Field(description="What reply_command needs from you: stdin, the text of "
+                                                "your reply (yours to write; never a placeholder).")
     resolve_command: str | None = Field(None, description="Shell command that resolves the thread (review "
                                         "comments only). Run it only after the fix is verified.")
-    resolve_condition: str
-    view_in_browser: str
+    resolve_condition: str | None = Field(None, description="When to resolve. concise: present only when it is "
+                                          "this item's own (e.g. you may not resolve it); otherwise it is "
+                                          "actions.resolve_condition[type] of the answer.")
+    view_in_browser: str | None = Field(None, description="Command that opens the PR in a browser; concise: "
+                                        "actions.view_in_browser of the answer.")
     mcp_action: McpAction | None = Field(None, description="The resolve_review_thread call that resolves the "
                                          "thread; absent when you cannot resolve it (see resolve_condition).")
     reply_into_pending_review: bool | None = Field(
@@ -121,6 +129,9 @@ class ActionCommands(OutputModel):
 
 
 class FeedbackItem(OutputModel):
+    """One piece of open feedback. detail=concise leaves out flags that are false and counts that are 0 (absent
+    means false / 0) and what the answer's actions holds for every item."""
+
     id: int = Field(description="Numeric (REST) id of the comment, review or root comment of the thread.")
     node_id: str = Field(description="GraphQL node id of the same object.")
     type: Literal["review_comment", "issue_comment", "review"]
@@ -238,6 +249,12 @@ class FeedbackWarning(OutputModel):
                                         "its draft comments are lost.")
 
 
+class PageActions(OutputModel):
+    view_in_browser: str = Field(description="Command that opens the PR in a browser (every item's).")
+    resolve_condition: dict[str, str] = Field(description="By item type: when to resolve an item whose "
+                                              "action_commands has no resolve_condition of its own (concise).")
+
+
 class FindUnresolvedCommentsOutput(OutputModel):
     pr: str
     total_unresolved: int = Field(description="Items matching the filters, across all pages.")
@@ -245,6 +262,7 @@ class FindUnresolvedCommentsOutput(OutputModel):
     nextCursor: str | None = Field(None, description="Present only when more items exist; pass it back as cursor.")
     truncated: budget.Truncated | None = Field(None, description="Present when this page cut reply chains or "
                                                "bodies; says how to get them whole.")
+    actions: PageActions = Field(description="What every item's action_commands shares (concise items leave it out).")
     summary: Summary
     as_of: str = Field(description=AS_OF_DESCRIPTION)
     from_snapshot: bool = Field(description=FROM_SNAPSHOT_DESCRIPTION)
@@ -338,7 +356,8 @@ def handle(ctx: Context, params: FindUnresolvedCommentsInput) -> FindUnresolvedC
                    if more and page else None)
 
     by_author = Counter(it["author"] for it in kept)
-    sent, truncated = budget.summarise([{k: v for k, v in it.items() if k[0] != "_"} for it in page], full=full)
+    sent, truncated = budget.summarise([{k: v for k, v in it.items() if k[0] != "_"} for it in page], full=full,
+                                       conditions=RESOLVE_CONDITIONS)
     coverage = ai_review_coverage(feedback.reviews, feedback.issue_comments, feedback.pr.get("headRefOid"))
     return FindUnresolvedCommentsOutput(
         pr=str(ref),
@@ -346,6 +365,7 @@ def handle(ctx: Context, params: FindUnresolvedCommentsInput) -> FindUnresolvedC
         comments=[FeedbackItem.model_validate(it) for it in sent],
         nextCursor=next_cursor,
         truncated=truncated,
+        actions=PageActions(view_in_browser=commands.view_command(ref), resolve_condition=RESOLVE_CONDITIONS),
         summary=Summary(
             total_comments=len(kept),
             by_author=dict(sorted(by_author.items())),
@@ -408,9 +428,10 @@ def _warnings(fb: Feedback, ref: PRRef, coverage: list[dict[str, Any]]) -> list[
         message=f"You ({fb.viewer}) have a pending, unsubmitted review on {ref} with {drafts} draft comment(s). "
         "While it exists GitHub refuses replies through the REST API (HTTP 422), and every reply you post goes "
         "into it, hidden from others until you submit it.",
-        suggestion="Each thread's reply_command adds your reply to the pending review; then run submit_command "
-        "to publish the review with them, or discard_command to delete it (its drafts are lost) and reply "
-        "normally. Resolving with a reply (resolve) refuses until then.",
+        suggestion=surface.text(
+            "Each thread's reply_command adds your reply to the pending review; then run submit_command to publish "
+            "the review with them, or discard_command to delete it (its drafts are lost) and reply normally. "
+            "Resolving with a reply (", surface.tool("resolve_review_thread"), ") refuses until then."),
         review_id=pending["id"], draft_comments=drafts,
         submit_command=commands.submit_review_command(ref, pending["id"]),
         discard_command=commands.discard_review_command(ref, pending["id"]))]
@@ -451,7 +472,7 @@ def render(out: dict[str, Any]) -> str:
         if it.get("thread_id"):
             last = f"; last word: {it['last_author']}" if it.get("replies") else ""
             lines.append(terminal_field(f"  thread {it['thread_id']}{last}"))
-        lines.append(f"  reply:   {ac['reply_command']}")
+        lines.append(f"  reply:   {ac['reply_command']}  (your reply on stdin)")
         if ac.get("resolve_command"):
             lines.append(f"  resolve: {ac['resolve_command']}")
         lines.append("")
@@ -468,7 +489,7 @@ TOOL = register(Tool(
     description=(
         "List every piece of review feedback still open on a pull request: unresolved review threads "
         "(replies grouped inside their thread, outdated ones flagged), review bodies and conversation "
-        "comments, each with ready-to-run reply and resolve commands. Use it before addressing review "
+        "comments, each with reply (your text on its stdin) and resolve commands. Use it before addressing review "
         "feedback and again to confirm nothing is left. Resolved threads are never returned. Read-only: "
         "it does not reply or resolve (use resolve_review_thread after verifying a fix). Results are paged: "
         "pass nextCursor back as cursor with the same arguments. AI reviewers' findings (review bodies and the "

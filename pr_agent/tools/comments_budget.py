@@ -7,6 +7,11 @@ kept apart from what the items are.
   is cut (``body_truncated``). ``detail="full"`` returns every reply whole.
 - **Over MCP a resolve is a tool call**: ``action_commands.mcp_action`` is kept, its shell twin
   ``resolve_command`` is left out (the CLI keeps both).
+- **What every item would repeat is said once per page** with ``detail="concise"``: ``view_in_browser`` (the
+  same PR for every item) and the ``resolve_condition`` of each item type are in the answer's ``actions``; an
+  item keeps its own ``resolve_condition`` only when it says something of its own (a thread you may not
+  resolve). Flags that are false and counts that are 0 are left out (absent means false / 0).
+  ``detail="full"`` repeats everything on every item.
 - **Pages fit a context**: :func:`page_size` is 20 items over MCP and 50 on the CLI unless ``page_size`` says.
 - The answer's ``truncated`` says what was cut on this page and how to get it.
 """
@@ -21,7 +26,7 @@ from pr_agent import surface
 from pr_agent.registry import OutputModel
 
 KEEP_REPLIES = 2
-REPLY_BODY_CHARS = 600
+REPLY_BODY_CHARS = 300
 BODY_CHARS = 4000
 MCP_PAGE_SIZE = 20
 CLI_PAGE_SIZE = 50
@@ -50,14 +55,37 @@ def _tool_call_only(item: dict[str, Any]) -> dict[str, Any]:
     return item
 
 
+# left out of concise items when false / 0: absent means false (their descriptions say so)
+_FALSE_BY_DEFAULT = ("is_minimized", "is_outdated", "hidden_replies", "filtered_replies", "viewer_replied",
+                     "last_author_is_bot", "root_filtered")
+
+
+def _concise_actions(item: dict[str, Any], conditions: dict[str, str]) -> dict[str, Any]:
+    """``action_commands`` without what the page's ``actions`` already says for every item."""
+    actions = {k: v for k, v in (item.get("action_commands") or {}).items() if k != "view_in_browser"}
+    generic = item.get("can_resolve") if item.get("type") == "review_comment" else (
+        actions.get("resolve_condition") == conditions.get(item.get("type") or ""))
+    if generic:
+        actions.pop("resolve_condition", None)
+    return actions
+
+
+def _concise(item: dict[str, Any], conditions: dict[str, str]) -> dict[str, Any]:
+    out = {k: v for k, v in item.items() if not (k in _FALSE_BY_DEFAULT and not v)}
+    out["action_commands"] = _concise_actions(item, conditions)
+    return out
+
+
 def _cut(text: str, limit: int) -> tuple[str, bool]:
     if len(text) <= limit:
         return text, False
     return text[:limit].rstrip() + "…", True
 
 
-def summarise(items: list[dict[str, Any]], *, full: bool) -> tuple[list[dict[str, Any]], Truncated | None]:
-    """The page's items as sent (copies: the items may belong to a shared snapshot), and what was cut."""
+def summarise(items: list[dict[str, Any]], *, full: bool,
+              conditions: dict[str, str]) -> tuple[list[dict[str, Any]], Truncated | None]:
+    """The page's items as sent (copies: the items may belong to a shared snapshot), and what was cut.
+    ``conditions``: the page-level resolve_condition of each item type (``actions.resolve_condition``)."""
     if surface.current() == "mcp":  # over MCP, resolving is the mcp_action tool call: its shell twin only costs context
         items = [_tool_call_only(it) for it in items]
     if full:
@@ -65,7 +93,7 @@ def summarise(items: list[dict[str, Any]], *, full: bool) -> tuple[list[dict[str
     out = []
     cut_items = omitted = bodies = 0
     for item in items:
-        item = dict(item)
+        item = _concise(item, conditions)
         body, was_cut = _cut(item.get("body") or "", BODY_CHARS)
         if was_cut:
             item["body"], item["body_truncated"] = body, True
@@ -76,7 +104,8 @@ def summarise(items: list[dict[str, Any]], *, full: bool) -> tuple[list[dict[str
             for reply in replies[-KEEP_REPLIES:]:
                 text, was_cut = _cut(reply.get("body") or "", REPLY_BODY_CHARS)
                 bodies += was_cut
-                reply = {k: v for k, v in reply.items() if k != "node_id"}  # its id names it
+                # its id names it; a reply nobody hid says nothing by is_minimized=false
+                reply = {k: v for k, v in reply.items() if k != "node_id" and not (k == "is_minimized" and not v)}
                 kept.append({**reply, "body": text, **({"body_truncated": True} if was_cut else {})})
             item["replies"], item["reply_count"] = kept, len(replies)
             if len(replies) > KEEP_REPLIES:

@@ -44,9 +44,12 @@ class Strategy(OutputModel):
 class Command(OutputModel):
     step: int
     type: Literal["git", "ci_wait", "test", "fix", "verification"]
-    command: str = Field(description="Shell command; every value is quoted.")
+    command: str = Field(description="Shell command; every value is quoted. A ci_wait step over MCP: the tool call "
+                         "as text (see tool, arguments).")
     description: str
     estimated_duration: str | None = None
+    tool: str | None = Field(None, description="MCP only: the step is this tool's call; call it with arguments.")
+    arguments: dict[str, Any] | None = Field(None, description="MCP only: the arguments of tool.")
 
 
 class RebaseAfterSquashMergeOutput(OutputModel):
@@ -124,7 +127,9 @@ def handle(ctx: Context, params: RebaseAfterSquashMergeInput) -> RebaseAfterSqua
                           merge_method=a.merge.method if a.merge else None, last_upstream_commit=a.old.oid,
                           considerations=strategy.considerations),
         commands=[Command(step=i + 1, type=s.type, command=s.command, description=s.description,
-                          estimated_duration=s.estimated_duration) for i, s in enumerate(a.steps)],
+                          estimated_duration=s.estimated_duration,
+                          **({"tool": s.call.tool, "arguments": dict(s.call.arguments)}
+                             if s.call and surface.current() == "mcp" else {})) for i, s in enumerate(a.steps)],
         visualization=a.visualization, warnings=warnings or None, prerequisites=prerequisites,
     )
 

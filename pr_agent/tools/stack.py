@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from pr_agent import surface
 from pr_agent.context import Context
 from pr_agent.errors import PrAgentError
 from pr_agent.paging import decode_cursor, encode_cursor
@@ -91,7 +92,7 @@ class PlanStep(OutputModel):
     step: int
     type: Literal["git", "ci_wait", "test", "fix", "verification"]
     command: str = Field(description="Shell command, every value quoted. A 'fix' step is a comment: the work is "
-                         "yours.")
+                         "yours. A ci_wait/verification step over MCP: the tool call as text (see tool, arguments).")
     description: str
     estimated_duration: str | None = None
     can_automate: bool
@@ -99,6 +100,9 @@ class PlanStep(OutputModel):
     retry_on_failure: bool | None = None
     max_retries: int | None = None
     pr: str | None = Field(None, description="The PR the step is about.")
+    tool: str | None = Field(None, description="MCP only: the step is this tool's call (command shows it as text); "
+                             "call it with arguments.")
+    arguments: dict[str, Any] | None = Field(None, description="MCP only: the arguments of tool.")
 
 
 class Automation(OutputModel):
@@ -140,9 +144,11 @@ class ManageStackedPRsOutput(OutputModel):
 
 
 def steps_out(steps: list[Step]) -> list[PlanStep]:
+    mcp = surface.current() == "mcp"
     return [PlanStep(step=i + 1, type=s.type, command=s.command, description=s.description,
                      estimated_duration=s.estimated_duration, can_automate=s.can_automate, skip_if=s.skip_if,
-                     retry_on_failure=s.retry_on_failure, max_retries=s.max_retries, pr=s.pr)
+                     retry_on_failure=s.retry_on_failure, max_retries=s.max_retries, pr=s.pr,
+                     **({"tool": s.call.tool, "arguments": dict(s.call.arguments)} if mcp and s.call else {}))
             for i, s in enumerate(steps)]
 
 

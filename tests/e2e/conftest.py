@@ -43,10 +43,11 @@ class Agent:
         assert proc.returncode == 0, f"exit {proc.returncode}: {proc.stderr}"
         return orjson.loads(proc.stdout)
 
-    def shell(self, command: str, **extra: str) -> subprocess.CompletedProcess[str]:
-        """Paste a command into bash, as a user would."""
+    def shell(self, command: str, stdin: str | None = None, **extra: str) -> subprocess.CompletedProcess[str]:
+        """Paste a command into bash, as a user would; ``stdin`` is what it reads (default: nothing, /dev/null)."""
         return subprocess.run(["bash", "-c", command], capture_output=True, text=True, cwd=self.home,
-                              env=self.env(**extra), timeout=60, check=False)
+                              env=self.env(**extra), timeout=60, check=False, input=stdin,
+                              stdin=subprocess.DEVNULL if stdin is None else None)
 
 
 @pytest.fixture

@@ -186,8 +186,9 @@ def test_unresolvable_thread_offers_no_resolve(agent) -> None:
     ac = locked["action_commands"]
     assert locked["can_resolve"] is False and "resolve_command" not in ac and "mcp_action" not in ac
     assert "cannot resolve" in ac["resolve_condition"]
-    reply = a.shell(ac["reply_command"])  # what IS offered works
+    reply = a.shell(ac["reply_command"], stdin="Addressed in abc123.")  # what IS offered works
     assert reply.returncode == 0, reply.stderr
+    assert a.hub.world.thread("PRRT_locked")["comments"][-1]["body"] == "Addressed in abc123."
     text = a.cli("comments", "acme/widgets#11").stdout
     assert "resolve: " not in text.split("thread PRRT_locked")[1].split("●")[0]
 
@@ -205,8 +206,7 @@ def test_pending_review_is_a_warning_and_every_command_works(agent) -> None:
     spam = by_thread(out)["PRRT_spam"]
     ac = spam["action_commands"]
     assert ac["reply_into_pending_review"] is True and "/replies" not in ac["reply_command"]
-    custom = ac["reply_command"].replace("YOUR_REPLY_HERE", "See $(id) `x` \"q\"")
-    posted = a.shell(custom)
+    posted = a.shell(ac["reply_command"], stdin="See $(id) `x` \"q\"")
     assert posted.returncode == 0, posted.stderr
     draft = a.hub.world.thread("PRRT_spam")["comments"][-1]
     assert draft["body"] == "See $(id) `x` \"q\"" and draft["state"] == "PENDING"
@@ -220,7 +220,7 @@ def test_pending_review_is_a_warning_and_every_command_works(agent) -> None:
     assert after["warnings"] == []
     rest = by_thread(after)["PRRT_spam"]["action_commands"]
     assert "reply_into_pending_review" not in rest and "/replies" in rest["reply_command"]
-    assert a.shell(rest["reply_command"]).returncode == 0  # the REST reply works again
+    assert a.shell(rest["reply_command"], stdin="thanks").returncode == 0  # the REST reply works again
 
 
 def test_same_finding_from_two_bots_is_one_item(agent) -> None:

@@ -99,3 +99,31 @@ def test_malformed_json_rpc_is_answered_and_the_server_keeps_serving(agent) -> N
     bad_args = replies[3]
     assert "error" in bad_args or bad_args["result"]["isError"] is True
     assert replies[4]["result"]["isError"] is False  # still serving after all that
+
+
+def test_every_request_read_before_eof_is_answered(agent) -> None:
+    """A client writes its requests and closes stdin at once: each one read before EOF gets its own answer —
+    resource reads that need gh (a log, an expired log's typed error), the capabilities, a completion — not
+    "Connection closed". (Before, only tool calls were waited for: with none in flight, the reads got no answer.)
+    Tool calls sent just before EOF: test_a_quick_call_sent_just_before_eof_still_answers."""
+    from tests.e2e.ci_worlds import FAST, expired_world
+
+    a = agent(expired_world())
+    payload = HANDSHAKE + b"".join([
+        rpc(1, "resources/read", {"uri": "pr-agent://job-log/acme/widgets/203"}),
+        rpc(2, "resources/read", {"uri": "pr-agent://job-log/acme/widgets/202"}),
+        rpc(3, "resources/read", {"uri": "pr-agent://capabilities"}),
+        rpc(4, "completion/complete", {"ref": {"type": "ref/resource", "uri": "pr-agent://output-schema/{tool}"},
+                                       "argument": {"name": "tool", "value": "get_"}}),
+    ])
+    proc = subprocess.run([sys.executable, "-m", "pr_agent", "mcp"], input=payload, capture_output=True,
+                          env=a.env(**FAST), timeout=120, check=False)
+    assert proc.returncode == 0 and b"Traceback" not in proc.stderr, proc.stderr
+    replies = {m["id"]: m for m in map(orjson.loads, filter(bytes.strip, proc.stdout.split(b"\n"))) if "id" in m}
+    assert set(replies) == {0, 1, 2, 3, 4}, replies
+    assert "result" in replies[1] and replies[1]["result"]["contents"][0]["text"].strip()  # the readable log
+    expired = replies[2]["error"]  # GitHub answers 410: gone, so "resource not found", typed in data
+    assert expired["code"] == -32002 and expired["data"]["code"] == "log_expired"
+    assert expired["data"]["category"] == "api" and expired["data"]["temporary"] is False
+    assert "gh-pr-agent" in replies[3]["result"]["contents"][0]["text"]
+    assert replies[4]["result"]["completion"]["values"] == ["get_failing_tests"]

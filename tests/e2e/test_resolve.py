@@ -91,18 +91,17 @@ def test_pasted_commands_do_exactly_their_action(agent) -> None:
     a = agent(feedback_world())
     items = a.json("comments", "acme/widgets#7")["comments"]
     hostile = next(c for c in items if c.get("thread_id") == "PRRT_hostile")
-    reply = a.shell(hostile["action_commands"]["reply_command"])
+    reply = a.shell(hostile["action_commands"]["reply_command"], stdin="it's fixed: $(id) `x`\n")
     assert reply.returncode == 0, reply.stderr
     posted = thread_of(a.hub, "PRRT_hostile")["comments"][-1]
-    assert posted["body"] == "YOUR_REPLY_HERE"
+    assert posted["body"] == "it's fixed: $(id) `x`\n"  # stdin, byte for byte: nothing to quote
     resolve = a.shell(hostile["action_commands"]["resolve_command"])
     assert resolve.returncode == 0, resolve.stderr
     assert thread_of(a.hub, "PRRT_hostile")["resolved"] is True
     assert not any(t["resolved"] for t in a.hub.world["repositories"][0]["pull_requests"][0]["threads"]
                    if t["id"] not in ("PRRT_hostile", "PRRT_resolved"))
     convo = next(c for c in items if c["type"] == "issue_comment")
-    custom = convo["action_commands"]["reply_command"].replace("YOUR_REPLY_HERE", "thanks $(whoami) `id`")
-    assert a.shell(custom).returncode == 0
+    assert a.shell(convo["action_commands"]["reply_command"], stdin="thanks $(whoami) `id`").returncode == 0
     posted_issue = a.hub.world["repositories"][0]["pull_requests"][0]["issue_comments"][-1]
     assert posted_issue["body"] == "thanks $(whoami) `id`"
 

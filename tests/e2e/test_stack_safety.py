@@ -70,7 +70,20 @@ def test_stack_tools_over_mcp(agent, tmp_path: Path) -> None:
                                                                   "dependent_pr": "acme/widgets#41"}),
                 "extra": await c.call_tool("rebase_after_squash_merge", {"pr": "acme/widgets#12", "force": True})}
 
-    got = mcp_session(a, body)
+    async def with_ci_step(c: Any) -> dict[str, Any]:
+        out = await body(c)
+        [wait] = [s for s in out["stack"].structured_content["commands"] if s["type"] == "ci_wait"]
+        out["ci_step"], out["ci"] = wait, await c.call_tool(wait["tool"], wait["arguments"])  # the step, executed
+        return out
+
+    got = mcp_session(a, with_ci_step, env=a.env(GH_PR_AGENT_MCP_WAIT_LIMIT="1"))
+    # over MCP the CI-wait step is our tool's call, as data; executed as given it answers (no CI here: pending)
+    assert got["ci_step"]["tool"] == "get_failing_tests"
+    assert got["ci_step"]["arguments"] == {"pr": "acme/widgets#12", "wait": True}
+    assert "gh pr-agent" not in got["ci_step"]["command"] and "--wait" not in got["ci_step"]["command"]
+    ci = got["ci"]
+    assert ci.is_error is False and ci.structured_content["pr"] == "acme/widgets#12"
+    assert ci.structured_content["status"] == "unknown"  # this world has no CI: nothing ever reported
     tools = got["tools"]
     for name in ("manage_stacked_prs", "rebase_after_squash_merge"):
         assert tools[name].annotations.read_only_hint is True and tools[name].annotations.destructive_hint is False

@@ -47,10 +47,6 @@ def recorded(record: Path) -> list[list[str]]:
     return [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines() if line]
 
 
-def single_quote_escape(text: str) -> str:
-    """What an agent does to put ``text`` where the single-quoted placeholder was."""
-    return text.replace("'", "'\\''")
-
 
 # ------------------------------------------------------------------ running generated commands for real
 TEST_NAMES: list[str] = CORPUS["test_names"]

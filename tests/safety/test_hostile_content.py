@@ -13,7 +13,7 @@ import pytest
 
 from pr_agent.review.commands import RESOLVE_MUTATION
 from tests.e2e.worlds import comment, pr, thread, world
-from tests.safety.hostile import PATHS, TEXTS, huge_body, nested_markdown, recorded, recording_stub, single_quote_escape
+from tests.safety.hostile import PATHS, TEXTS, huge_body, nested_markdown, recorded, recording_stub
 
 ARGV_SAFE = [t for t in TEXTS if "\x00" not in t]  # argv cannot carry NUL bytes at all
 
@@ -33,10 +33,10 @@ def gh_sanitised(text: str) -> str:
     return "".join(f"^{chr(ord(c) + 64)}" if ord(c) < 32 and c not in "\t\n\r" else c for c in text)
 
 
-def run_stubbed(command: str, stub_dir: Path, cwd: Path) -> None:
+def run_stubbed(command: str, stub_dir: Path, cwd: Path, stdin: str = "") -> None:
     env = {"PATH": f"{stub_dir}{os.pathsep}{os.environ['PATH']}", "HOME": str(cwd)}
     proc = subprocess.run(["bash", "-c", command], env=env, cwd=cwd, capture_output=True, text=True, timeout=30,
-                          check=False)
+                          check=False, input=stdin)
     assert proc.returncode == 0, (command, proc.stderr)
 
 
@@ -51,13 +51,13 @@ def test_reply_and_resolve_commands_get_exactly_the_intended_argv(agent, tmp_pat
     expected: list[list[str]] = []
     for item in items:
         cmds = item["action_commands"]
-        for reply in [*ARGV_SAFE[:6], "it's"]:
-            run_stubbed(cmds["reply_command"].replace("YOUR_REPLY_HERE", single_quote_escape(reply)), stubs, tmp_path)
+        for reply in [*ARGV_SAFE[:6], "it's"]:  # the reply travels on stdin: it never becomes a word of the command
+            run_stubbed(cmds["reply_command"], stubs, tmp_path, stdin=reply)
             if item["type"] == "review_comment":
                 path = f"repos/acme/widgets/pulls/7/comments/{item['id']}/replies"
             else:
                 path = "repos/acme/widgets/issues/7/comments"
-            expected.append(["api", "--method", "POST", path, "-f", f"body={reply}"])
+            expected.append(["api", "-X", "POST", path, "-F", "body=@-"])
         if cmds.get("resolve_command"):
             run_stubbed(cmds["resolve_command"], stubs, tmp_path)
             expected.append(["api", "graphql", "-f", f"query={RESOLVE_MUTATION}", "-f", f"id={item['thread_id']}"])

@@ -55,3 +55,39 @@ def test_the_cli_repair_names_needs_input_and_is_harmless_verbatim(agent) -> Non
     assert argv[:2] == ["gh", "pr-agent"] and "--reply" not in argv
     again = a.cli(*argv[2:], "--json")  # pasted verbatim (gh pr-agent = this CLI)
     assert again.returncode == 3 and writes(a.hub) == []
+
+
+def posted(hub: Any) -> list[str]:
+    """Every comment body the world holds: threads (drafts included), conversation, reviews."""
+    out = []
+    for repo in hub.world["repositories"]:
+        for pr in repo["pull_requests"]:
+            out += [c["body"] for t in pr["threads"] for c in t["comments"]]
+            out += [c["body"] for c in pr.get("issue_comments", [])] + [r.get("body") or "" for r in pr["reviews"]]
+    return out
+
+
+def test_every_reply_command_run_verbatim_posts_nothing(agent) -> None:
+    """Each reply_command find_unresolved_comments emits (REST thread reply, the pending-review GraphQL reply,
+    conversation and review-body replies; concise and full), pasted as is with nothing on stdin: GitHub refuses
+    the empty body (fakehub as GitHub: 422 missing_field, "Body can't be blank") and nothing is posted. With the
+    agent's text on stdin the same command posts exactly that text."""
+    from tests.e2e.review_worlds import hidden_world
+
+    for scenario, ref in ((feedback_world(), "acme/widgets#7"), (hidden_world(pending=True), "acme/widgets#11")):
+        a = agent(scenario)
+        before = posted(a.hub)
+        items = [*a.json("comments", ref)["comments"], *a.json("comments", ref, "--detail", "full")["comments"]]
+        commands = {it["action_commands"]["reply_command"] for it in items}
+        kinds = {it["type"] for it in items}
+        assert len(commands) >= 2 and kinds >= {"review_comment", "issue_comment"}
+        for it in items:
+            ac = it["action_commands"]
+            assert ac["needs_input"] == ["stdin"] and not PLACEHOLDER.search(ac["reply_command"])
+        for cmd in sorted(commands):
+            proc = a.shell(cmd)  # stdin: /dev/null, as an agent's shell tool gives it
+            assert proc.returncode != 0 and ("422" in proc.stderr or "blank" in proc.stderr), (cmd, proc.stderr)
+        assert posted(a.hub) == before
+        one = sorted(commands)[0]
+        assert a.shell(one, stdin="Thanks — fixed in 1a2b3c.").returncode == 0
+        assert posted(a.hub).count("Thanks — fixed in 1a2b3c.") == 1
