@@ -198,12 +198,13 @@ def cli() -> None:
 def mcp(read_only: bool, tool_list: str | None) -> None:
     """Serve the tools over MCP on stdin/stdout (register `gh pr-agent mcp` in your agent)."""
     selected = select_tools(read_only, tool_list)
-    from pr_agent import envvars, surface
+    from pr_agent import envvars, iostreams, surface
 
     run_guarded(False, envvars.check_all)  # a bad value stops the server before it serves, with its name
     from pr_agent.mcp_server import serve
 
     surface.set_face("mcp")  # from here on, every message speaks MCP: tool calls and argument names
+    iostreams.plain()
     _stop_on_interrupt()
     if sys.stdin.isatty():
         sys.stderr.write(MCP_TTY_HINT)
@@ -343,9 +344,10 @@ _offline_commands()
 
 
 def main() -> None:
-    from pr_agent import surface
+    from pr_agent import iostreams, surface
 
     surface.set_face("cli")  # messages name commands and flags; `mcp` switches to tool calls
+    iostreams.setup()  # colour on a terminal, as gh decides it (NO_COLOR, CLICOLOR, CLICOLOR_FORCE, GH_FORCE_TTY)
     for stream in (sys.stdout, sys.stderr):  # an ASCII-only terminal gets escapes, never UnicodeEncodeError
         with contextlib.suppress(AttributeError, ValueError):
             stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
