@@ -1,7 +1,8 @@
-"""Colour as gh does it: on a terminal failed checks are red, pending yellow, passed green and secondary text dim;
-plain when piped; NO_COLOR (any non-empty value) and CLICOLOR=0 turn it off, CLICOLOR_FORCE (not "0") and
-GH_FORCE_TTY turn it on in a pipe. `checks` runs through real gh against fakehub, its stdout a real
-pseudo-terminal where the terminal matters."""
+"""What the CLI prints, as gh would. Colour as gh does it: on a terminal failed checks are red, pending yellow,
+passed green and secondary text dim; plain when piped; NO_COLOR (any non-empty value) and CLICOLOR=0 turn it off,
+CLICOLOR_FORCE (not "0") and GH_FORCE_TTY turn it on in a pipe. `--jq EXPR` filters the JSON output like gh's
+--jq. `checks` runs through real gh against one fakehub for the module, its stdout a real pseudo-terminal where
+the terminal matters."""
 
 from __future__ import annotations
 
@@ -10,10 +11,17 @@ import select
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import orjson
+import pytest
+
+from tests.conftest import gh_binaries
 from tests.e2e.ci_worlds import job, world
+from tests.e2e.conftest import Agent
+from tests.fakehub import FakeHub
 
 RED, GREEN, YELLOW, DIM, RESET = "\x1b[31m", "\x1b[32m", "\x1b[33m", "\x1b[2m", "\x1b[0m"
 
@@ -21,6 +29,17 @@ RED, GREEN, YELLOW, DIM, RESET = "\x1b[31m", "\x1b[32m", "\x1b[33m", "\x1b[2m", 
 def colour_world() -> dict[str, Any]:
     checks = [job("pytest", 101), job("lint", 104, "SUCCESS"), job("e2e", 107, status="IN_PROGRESS")]
     return world(checks, {"runs": [{"check": "pytest", "log": "fixtures/logs/pytest/single_failure.log"}]})
+
+
+@pytest.fixture(scope="module")
+def a(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Agent]:
+    """One hub for the module, driven by the newest gh (this is about our output, not gh's)."""
+    hub = FakeHub(colour_world()).start()
+    try:
+        yield Agent(hub, gh_binaries()[-1][0], tmp_path_factory.mktemp("home"))
+    finally:
+        hub.stop()
+    assert not hub.problems, hub.problems
 
 
 def on_terminal(args: list[str], env: dict[str, str], cwd: Path) -> tuple[int, str]:
@@ -48,8 +67,7 @@ def on_terminal(args: list[str], env: dict[str, str], cwd: Path) -> tuple[int, s
     return code, out.decode().replace("\r\n", "\n")
 
 
-def test_checks_colour_on_a_terminal_and_plain_in_a_pipe(one_agent, tmp_path: Path) -> None:
-    a = one_agent(colour_world())
+def test_checks_colour_on_a_terminal_and_plain_in_a_pipe(a: Agent) -> None:
     args = ["checks", "acme/widgets#7", "--detail", "full"]  # full: every check, the passed one too
     base = {k: v for k, v in a.env().items() if k not in ("NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "GH_FORCE_TTY")}
 
@@ -74,3 +92,17 @@ def test_checks_colour_on_a_terminal_and_plain_in_a_pipe(one_agent, tmp_path: Pa
 
     as_json = a.cli(*args, "--json", env={**base, "CLICOLOR_FORCE": "1"})  # JSON is data: never coloured
     assert "\x1b" not in as_json.stdout and as_json.stdout.startswith("{")
+
+
+def test_jq_filters_a_tool_commands_output_like_gh(a: Agent) -> None:
+    names = a.cli("checks", "acme/widgets#7", "--jq", ".failures[].test_name")  # --jq implies --json
+    assert names.returncode == 1 and names.stdout == "tests/test_invoice.py::test_total_includes_shipping\n"
+    count = a.cli("checks", "acme/widgets#7", "-q", ".checks | length")
+    assert count.stdout == "2\n"  # concise: the failed and the pending check (the passed one only with full)
+    objects = a.cli("checks", "acme/widgets#7", "--json", "--jq", ".checks[] | {name, bucket}")
+    assert [orjson.loads(line) for line in objects.stdout.splitlines()] == [
+        {"name": "CI / pytest", "bucket": "failed"}, {"name": "CI / e2e", "bucket": "pending"}]
+    bad = a.cli("checks", "acme/widgets#7", "--jq", ".checks[")  # refused before gh is asked anything
+    assert bad.returncode == 2 and orjson.loads(bad.stdout)["error"]["details"]["field"] == "--jq", bad.stdout
+    missing = a.cli("checks", "acme/widgets#404", "--jq", ".status")  # an error is never filtered (as gh)
+    assert missing.returncode == 3 and orjson.loads(missing.stdout)["error"]["code"] == "pr_not_found"
