@@ -102,6 +102,8 @@ def test_jq_filters_a_tool_commands_output_like_gh(a: Agent) -> None:
     objects = a.cli("checks", "acme/widgets#7", "--json", "--jq", ".checks[] | {name, bucket}")
     assert [orjson.loads(line) for line in objects.stdout.splitlines()] == [
         {"name": "CI / pytest", "bucket": "failed"}, {"name": "CI / e2e", "bucket": "pending"}]
+    path_form = a.cli("checks", "acme/widgets/pull/7/files", "--jq", ".pr")  # a PR URL's path without its host
+    assert path_form.returncode == 1 and path_form.stdout == "acme/widgets#7\n", path_form.stderr
     bad = a.cli("checks", "acme/widgets#7", "--jq", ".checks[")  # refused before gh is asked anything
     assert bad.returncode == 2 and orjson.loads(bad.stdout)["error"]["details"]["field"] == "--jq", bad.stdout
     missing = a.cli("checks", "acme/widgets#404", "--jq", ".status")  # an error is never filtered (as gh)
