@@ -184,9 +184,11 @@ class LazyGroup(click.Group):
 def cli() -> None:
     """Precise answers about a GitHub pull request, for AI agents and people.
 
-    PR can be 123, #123, owner/repo#123, owner/repo/pull/123 or a PR URL; without it, the PR of the
-    current branch. --json (structured output; errors as a JSON envelope on stdout) is taken by the tool
-    commands, parse-log, parse-review and config list|get; not by config set|unset or mcp. Run
+    PR can be 123, #123, owner/repo#123, owner/repo/pull/123 or a PR URL (with or without its host, any
+    suffix); without it, the PR of the current branch. --json (structured output; errors as a JSON envelope
+    on stdout) is taken by the tool commands, parse-log, parse-review and config list|get; not by config
+    set|unset or mcp. Wherever --json is, -q/--jq EXPR filters that output like gh's --jq. Text is coloured
+    on a terminal as gh colours it (NO_COLOR or CLICOLOR=0: never; CLICOLOR_FORCE: even when piped). Run
     `gh pr-agent mcp` to serve the same tools over MCP.
     """
 
