@@ -28,6 +28,21 @@ def test_not_logged_in(agent) -> None:
     assert "gh auth login" in proc.stderr
 
 
+def test_not_logged_in_to_the_enterprise_host_in_gh_host(agent) -> None:
+    """GH_HOST names an Enterprise host and gh has no token for it (gh then sends the request unauthenticated and
+    GitHub answers 401): the error names the host and the login command carries --hostname."""
+    a = agent(feedback_world())
+    env = a.env()
+    for name in ("GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN"):
+        env.pop(name, None)
+    assert env["GH_HOST"] == "github.localhost"
+    proc = a.cli("comments", "acme/widgets#7", "--json", env=env)
+    err = envelope(proc)
+    assert proc.returncode == 4 and err["code"] in ("auth_failed", "gh_not_authenticated"), proc.stderr
+    assert err["repair"] == {"command": "gh auth login --hostname github.localhost"}
+    assert "github.localhost" in err["message"] and "rejected gh's credentials" not in err["message"]
+
+
 def test_rejected_token(agent) -> None:
     a = agent(feedback_world())
     proc = a.cli("comments", "acme/widgets#7", env=a.env(GH_TOKEN="bad-token"))
