@@ -138,3 +138,15 @@ def test_current_branch_pr_in_a_clone(agent, tmp_path: Path) -> None:
     subprocess.run(["git", "checkout", "-q", "-b", "no-pr-here"], cwd=clone, check=True)
     proc = a.cli("comments", "--json", cwd=clone)
     assert proc.returncode == 3 and envelope(proc)["code"] == "no_pr_for_branch"
+
+
+def test_a_network_error_says_its_cause_in_text(agent) -> None:
+    """gh cannot reach GitHub at all (here: its proxy refuses connections): the text on stderr carries gh's own
+    cause, not only "network error"."""
+    a = agent(feedback_world())
+    dead = "http://127.0.0.1:9"  # the discard port: nothing listens there
+    env = a.env(**{k: dead for k in ("HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy")})
+    proc = a.cli("comments", "acme/widgets#7", env=env)
+    assert proc.returncode == 3 and proc.stdout == "", proc.stderr
+    assert proc.stderr.startswith("error [network_error]: gh could not reach GitHub") and "127.0.0.1:9" in proc.stderr
+    assert "connection refused" in proc.stderr.lower(), proc.stderr
