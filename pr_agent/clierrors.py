@@ -72,6 +72,7 @@ class JsonUsageCommand(click.Command):
     def invoke(self, ctx: click.Context) -> Any:
         global _jq
         expr = ctx.params.pop("jq_expr", None)
+        _jq = None  # one invocation's filter only (tests run several in one process)
         if expr is not None:
             from pr_agent.jqfilter import compile_filter
 
