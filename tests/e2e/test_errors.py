@@ -150,3 +150,28 @@ def test_a_network_error_says_its_cause_in_text(agent) -> None:
     assert proc.returncode == 3 and proc.stdout == "", proc.stderr
     assert proc.stderr.startswith("error [network_error]: gh could not reach GitHub") and "127.0.0.1:9" in proc.stderr
     assert "connection refused" in proc.stderr.lower(), proc.stderr
+
+
+def test_current_branch_pr_prefers_the_open_pr_of_a_reused_branch_name(agent, tmp_path: Path) -> None:
+    """Branch names are reused: with no PR argument the open PR of the branch is meant, even when a closed or
+    merged PR of the same name is newer; with none open, the newest one (gh's own choice in `gh pr view`)."""
+    import subprocess
+
+    from tests.e2e.worlds import pr, world
+
+    pulls = [
+        pr(20, [], head_ref="reused", state="OPEN", created_at="2026-01-01T00:00:00Z"),
+        pr(21, [], head_ref="reused", state="CLOSED", created_at="2026-02-01T00:00:00Z"),
+        pr(22, [], head_ref="reused", state="MERGED", created_at="2025-12-01T00:00:00Z"),
+        pr(30, [], head_ref="old", state="CLOSED", created_at="2026-01-01T00:00:00Z"),
+        pr(31, [], head_ref="old", state="MERGED", created_at="2026-03-01T00:00:00Z"),
+        pr(32, [], head_ref="old", state="CLOSED", created_at="2026-02-01T00:00:00Z"),
+    ]
+    a = agent(world(*pulls))
+    clone = tmp_path / "clone"
+    clone.mkdir()
+    for args in (["init", "-q", "-b", "reused"], ["remote", "add", "origin", "https://github.localhost/acme/widgets.git"]):
+        subprocess.run(["git", *args], cwd=clone, check=True)
+    assert a.json("comments", cwd=clone)["pr"] == "acme/widgets#20"
+    subprocess.run(["git", "checkout", "-q", "-b", "old"], cwd=clone, check=True)
+    assert a.json("comments", cwd=clone)["pr"] == "acme/widgets#31"
