@@ -184,9 +184,11 @@ class LazyGroup(click.Group):
 def cli() -> None:
     """Precise answers about a GitHub pull request, for AI agents and people.
 
-    PR can be 123, #123, owner/repo#123, owner/repo/pull/123 or a PR URL; without it, the PR of the
-    current branch. --json (structured output; errors as a JSON envelope on stdout) is taken by the tool
-    commands, parse-log, parse-review and config list|get; not by config set|unset or mcp. Run
+    PR can be 123, #123, owner/repo#123, owner/repo/pull/123 or a PR URL (with or without its host, any
+    suffix); without it, the PR of the current branch. --json (structured output; errors as a JSON envelope
+    on stdout) is taken by the tool commands, parse-log, parse-review and config list|get; not by config
+    set|unset or mcp. Wherever --json is, -q/--jq EXPR filters that output like gh's --jq. Text is coloured
+    on a terminal as gh colours it (NO_COLOR or CLICOLOR=0: never; CLICOLOR_FORCE: even when piped). Run
     `gh pr-agent mcp` to serve the same tools over MCP.
     """
 
@@ -198,12 +200,13 @@ def cli() -> None:
 def mcp(read_only: bool, tool_list: str | None) -> None:
     """Serve the tools over MCP on stdin/stdout (register `gh pr-agent mcp` in your agent)."""
     selected = select_tools(read_only, tool_list)
-    from pr_agent import envvars, surface
+    from pr_agent import envvars, iostreams, surface
 
     run_guarded(False, envvars.check_all)  # a bad value stops the server before it serves, with its name
     from pr_agent.mcp_server import serve
 
     surface.set_face("mcp")  # from here on, every message speaks MCP: tool calls and argument names
+    iostreams.plain()
     _stop_on_interrupt()
     if sys.stdin.isatty():
         sys.stderr.write(MCP_TTY_HINT)
@@ -343,9 +346,10 @@ _offline_commands()
 
 
 def main() -> None:
-    from pr_agent import surface
+    from pr_agent import iostreams, surface
 
     surface.set_face("cli")  # messages name commands and flags; `mcp` switches to tool calls
+    iostreams.setup()  # colour on a terminal, as gh decides it (NO_COLOR, CLICOLOR, CLICOLOR_FORCE, GH_FORCE_TTY)
     for stream in (sys.stdout, sys.stderr):  # an ASCII-only terminal gets escapes, never UnicodeEncodeError
         with contextlib.suppress(AttributeError, ValueError):
             stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]

@@ -346,13 +346,16 @@ class Gh:
             try:
                 return once()
             except PrAgentError as err:
-                if host and err.code in ("auth_failed", "gh_not_authenticated"):
-                    err.details["host"] = host
+                # the host gh used: the PR's own, else GH_HOST (a GitHub Enterprise default), else github.com
+                default = ((os.environ if self.base_env is None else self.base_env).get("GH_HOST") or "").strip()
+                login_host = host or (default.lower() if default.lower() not in ("", "github.com") else None)
+                if login_host and err.code in ("auth_failed", "gh_not_authenticated"):
+                    err.details["host"] = login_host
                     if err.code == "auth_failed":
-                        err.message = f"gh has no valid login for {host} (its token was missing or rejected)."
-                    err.repair = command_repair(["gh", "auth", "login", "--hostname", host])
-                    login = command(["gh", "auth", "login", "--hostname", host])
-                    err.suggestion = f"Log in to {host} with `{login}` (or set a token)."
+                        err.message = f"gh has no valid login for {login_host} (its token was missing or rejected)."
+                    err.repair = command_repair(["gh", "auth", "login", "--hostname", login_host])
+                    login = command(["gh", "auth", "login", "--hostname", login_host])
+                    err.suggestion = f"Log in to {login_host} with `{login}` (or set a token)."
                 wait = self._retry_wait(err, attempt) if idempotent else None
                 if wait is None:
                     raise

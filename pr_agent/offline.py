@@ -43,17 +43,20 @@ def parse_review_output(body: str, author: str | None) -> dict[str, Any]:
 
 
 def render_review(out: dict[str, Any]) -> str:
+    from pr_agent.iostreams import colors
     from pr_agent.textsafe import one_line, terminal_safe
 
+    c = colors()
     lines = [f"bot: {out['bot'] or 'none recognised'}; {len(out['items'])} item(s)"]
     for it in out["items"]:
         where = it["file_path"] or "(no file)"
         if it["start_line"]:
             where += f":{it['start_line']}" + (f"-{it['end_line']}" if it["end_line"] not in (None, it["start_line"])
                                              else "")
-        lines.append(terminal_safe(f"- [{it['category']}/{it['severity_level'] or '-'}] {where}: "
-                                   f"{one_line(it['title'] or it['body'], 110)}"))
-    lines.extend(terminal_safe(f"note: {n}") for n in out["notes"])
+        tag = terminal_safe(f"- [{it['category']}/{it['severity_level'] or '-'}]")
+        lines.append((c.red(tag) if it["severity_level"] in ("critical", "major") else c.yellow(tag))
+                     + terminal_safe(f" {where}: {one_line(it['title'] or it['body'], 110)}"))
+    lines.extend(c.dim(terminal_safe(f"note: {n}")) for n in out["notes"])
     return "\n".join(lines) + "\n"
 
 
@@ -125,20 +128,23 @@ def parse_log_output(lines: Iterable[str | bytes], fmt: str = "auto") -> tuple[d
 
 
 def render_log(out: dict[str, Any], decisive: list[str]) -> str:
+    from pr_agent.iostreams import colors
     from pr_agent.textsafe import one_line, terminal_safe
 
+    c = colors()
     counts = ", ".join(f"{n} {k}" for k, n in (("passed", out["passed_count"]), ("failed", out["failed_count"]))
                        if n is not None)
     lines = [f"format: {out['format']}; {len(out['failures'])} failing test(s)" + (f" ({counts})" if counts else "")]
     for f in out["failures"]:
         where = f["file_path"] + (f":{f['line_number']}" if f["line_number"] else "") if f["file_path"] else ""
-        lines.append(terminal_safe(f"● {f['test_name']}" + (f"  ({where})" if where else "")))
+        lines.append(c.red("●") + terminal_safe(f" {f['test_name']}")
+                     + (c.dim(terminal_safe(f"  ({where})")) if where else ""))
         lines.append("    " + terminal_safe(one_line(f["error_message"], 160)))
     if out.get("lines_cut"):
-        lines.append(f"note: {out['lines_cut']} line(s) longer than 4096 characters were cut to that length")
+        lines.append(c.dim(f"note: {out['lines_cut']} line(s) longer than 4096 characters were cut to that length"))
     if out["non_test_failure"]:
-        lines.append(terminal_safe(f"not a test failure: {out['non_test_failure']}"))
-        lines += ["    | " + terminal_safe(one_line(t, 160)) for t in decisive]
+        lines.append(c.red("not a test failure:") + terminal_safe(f" {out['non_test_failure']}"))
+        lines += ["    " + c.dim("|") + " " + terminal_safe(one_line(t, 160)) for t in decisive]
     return "\n".join(lines) + "\n"
 
 

@@ -24,6 +24,7 @@ ACCEPTED_FORMS = [
     "owner/repo#123",
     "owner/repo/pull/123",
     "owner/repo/pulls/123",
+    "owner/repo/pull/123/files (any suffix, as in a URL)",
     "host/owner/repo#123",
     "https://github.com/owner/repo/pull/123 (any suffix: /files, /checks, #discussion_r…)",
     "(nothing) = the PR of the current branch",
@@ -36,6 +37,7 @@ _SHORT = re.compile(rf"^(?:(?P<host>{_HOST})/)?(?P<owner>{_OWNER})/(?P<repo>{_RE
                     rf"(?:#|/pulls?/)(?P<number>{_NUM})/?$")
 _URL_PATH = re.compile(rf"^/(?:api/v3/repos/)?(?P<owner>{_OWNER})/(?P<repo>{_REPO})/pulls?/(?P<number>{_NUM})"
                        r"(?:/.*)?$")
+_HOSTLESS_PATH = re.compile(rf"^{_OWNER}/{_REPO}/pulls?/{_NUM}(?:[/#?]|$)")
 _REPO_SPEC = re.compile(rf"^(?:(?P<host>{_HOST})/)?(?P<owner>{_OWNER})/(?P<repo>{_REPO})$")
 _MAX_NUMBER = 2**31 - 1
 
@@ -136,6 +138,9 @@ def parse_ref(text: str) -> ParsedRef:
     if m:
         return ParsedRef(_number(raw, m["number"]), m["owner"], m["repo"], _clean_host(m["host"]))
     candidate = text if "://" in text else (f"https://{text}" if re.match(_HOST + "/", text) else "")
+    hostless = not candidate and _HOSTLESS_PATH.match(text) is not None
+    if hostless:  # owner/repo/pull/123/files: a PR URL's path without its host, any suffix, as with the host
+        candidate = "https://host.invalid/" + text
     if candidate:
         parts = urlsplit(candidate)
         if parts.scheme not in ("http", "https"):
@@ -148,8 +153,8 @@ def parse_ref(text: str) -> ParsedRef:
         if not re.fullmatch(_HOST, parts.netloc.rpartition("@")[2]):
             raise invalid_ref(raw, "the URL's host is not a host name")
         comment = re.fullmatch(r"(?:discussion_)?r([0-9]{1,20})", parts.fragment or "")
-        return ParsedRef(_number(raw, m["number"]), m["owner"], m["repo"], _clean_host(parts.netloc.rpartition("@")[2]),
-                         int(comment[1]) if comment else None)
+        host = None if hostless else _clean_host(parts.netloc.rpartition("@")[2])
+        return ParsedRef(_number(raw, m["number"]), m["owner"], m["repo"], host, int(comment[1]) if comment else None)
     raise invalid_ref(raw, "it matches none of the accepted forms")
 
 

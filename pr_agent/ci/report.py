@@ -233,6 +233,11 @@ def poll_info(out: Outcome, status: str, retry_after: int) -> dict[str, Any] | N
     names = ", ".join(c.display_name for c in pending[:5]) + (", …" if len(pending) > 5 else "")
     if not pending:
         msg = f"No checks reported yet; check back in {_in_seconds(retry_after)}."
+    elif out.ended == "first_failure":  # the wait already ran: say why it stopped and how to wait for the rest
+        msg = f"CI still running ({len(pending)} of {len(out.snapshot.rollup.checks)} checks pending: {names}); " \
+              + surface.text("the wait stopped at the first failed check; to wait for every check, call again with ",
+                             surface.arg("get_failing_tests", "wait", True), " and ",
+                             surface.arg("get_failing_tests", "bail_on_first", False), ".")
     else:
         msg = f"CI still running ({len(pending)} of {len(out.snapshot.rollup.checks)} checks pending: {names}); " \
               + surface.text(f"check back in {_in_seconds(retry_after)}, or call again with ",

@@ -81,8 +81,9 @@ class Analysis:
 
 
 def _roles(below: list[Pull], base: Pull, dep: Pull, above: list[tuple[Pull, Pull]]) -> list[tuple[Pull, str]]:
-    return [*((p, "below") for p in reversed(below)), (base, "base"), (dep, "dependent"),
-            *((c, "above") for c, _ in above)]
+    named = {base.number, dep.number}  # PRs not stacked as given may reach each other through below/above
+    return [*((p, "below") for p in reversed(below) if p.number not in named), (base, "base"), (dep, "dependent"),
+            *((c, "above") for c, _ in above if c.number not in named)]
 
 
 def analyze(ctx: Context, src: StackSource, base: Pull, dep: Pull, opts: Options) -> Analysis:
@@ -165,6 +166,7 @@ def _analyze(ctx: Context, src: StackSource, base: Pull, dep: Pull, opts: Option
 
 def _nothing(a: Analysis, src: StackSource, below: list[Pull], above: list[tuple[Pull, Pull]]) -> Analysis:
     base, dep = a.base, a.dependent
+    parents: list[Pull] = []
     if not dep.is_open:
         a.reason = f"#{dep.number} is {dep.state.lower()}: there is nothing to restack."
     else:
@@ -181,7 +183,11 @@ def _nothing(a: Analysis, src: StackSource, below: list[Pull], above: list[tuple
                 f" It is the other way round: #{base.number} is built on #{dep.number}; call again as ",
                 swapped, ".")
     a.strategy = Strategy("none", a.reason, None, None, False, [])
-    a.visualization = discovery.visualize(a.default_branch, below, base, dep, above, {})
+    if a.relation == "none":  # not stacked as given: draw how the PRs really stand, never one on the other
+        a.visualization = discovery.visualize_actual(
+            a.default_branch, [*reversed(below), base, *parents[:1], dep, *(c for c, _ in above)], base, dep)
+    else:
+        a.visualization = discovery.visualize(a.default_branch, below, base, dep, above, {})
     return a
 
 

@@ -237,6 +237,60 @@ def visualize(default_branch: str, below: list[Pull], base: Pull, dep: Pull, abo
     return "\n".join(lines)
 
 
+def visualize_actual(default_branch: str, pulls: list[Pull], base: Pull, dep: Pull) -> str:
+    """For two PRs that are not stacked as given: the PRs as they really are, each under its own base branch (a
+    PR under the PR whose head branch is its base), then one line that says how the two relate."""
+    uniq: dict[int, Pull] = {}
+    for p in pulls:
+        uniq.setdefault(p.number, p)
+    by_head: dict[str, Pull] = {}
+    for p in uniq.values():  # an open PR owns its head branch; a merged or closed one only while no open one does
+        if not p.cross_repo and (p.head_ref not in by_head or (p.is_open and not by_head[p.head_ref].is_open)):
+            by_head[p.head_ref] = p
+    children: dict[int, list[Pull]] = {}
+    roots: dict[str, list[Pull]] = {}
+    for p in uniq.values():
+        parent = by_head.get(p.base_ref) if p.base_ref != default_branch else None
+        if parent is not None and parent.number != p.number and not _built_on(parent, p, by_head, default_branch):
+            children.setdefault(parent.number, []).append(p)
+        else:
+            roots.setdefault(p.base_ref, []).append(p)
+    lines: list[str] = []
+
+    def walk(pr: Pull, level: int, seen: set[int]) -> None:
+        lines.append(_line(pr, level, base, dep, {}))
+        for child in children.get(pr.number, []):
+            if child.number not in seen:
+                walk(child, level + 1, seen | {child.number})
+
+    for branch in sorted(roots, key=lambda b: (b != default_branch, b)):
+        lines.append(branch)
+        for pr in roots[branch]:
+            walk(pr, 0, {pr.number})
+    lines.append(_not_stacked_line(base, dep, by_head, default_branch))
+    return "\n".join(lines)
+
+
+def _built_on(upper: Pull, lower: Pull, by_head: dict[str, Pull], default_branch: str) -> bool:
+    """`upper` sits, directly or through other PRs, on `lower`'s head branch."""
+    cur, seen = upper, {upper.number}
+    while cur.base_ref != default_branch and cur.base_ref in by_head:
+        cur = by_head[cur.base_ref]
+        if cur.number == lower.number:
+            return True
+        if cur.number in seen:
+            return False
+        seen.add(cur.number)
+    return False
+
+
+def _not_stacked_line(base: Pull, dep: Pull, by_head: dict[str, Pull], default_branch: str) -> str:
+    if _built_on(base, dep, by_head, default_branch):
+        return (f"(not stacked in that order: #{base.number} is built on #{dep.number}, so #{dep.number} is the "
+                f"base and #{base.number} the dependent)")
+    return f"(not stacked: #{dep.number} is not built on #{base.number})"
+
+
 def _line(pr: Pull, level: int, base: Pull, dep: Pull, notes: dict[int, str]) -> str:
     state = pr.state.lower()
     bits = [f"#{pr.number} {pr.head_ref}", f"[{state}]", f"base: {pr.base_ref}"]

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from pr_agent.context import Context
+from pr_agent.iostreams import colors
 from pr_agent.textsafe import one_line, terminal_field, terminal_safe
 
 RESOURCE_MAX_CHARS = 8 << 20  # the MCP resource keeps the last 8 MB of a bigger log
@@ -31,52 +32,57 @@ _ICON = {"failed": "✗", "cancelled": "⊘", "pending": "…", "passed": "✓"}
 
 
 def render(out: dict[str, Any]) -> str:
-    ins = out["instructions"]
-    lines = [terminal_field(f"{out['pr']} @ {out['head_sha'][:10]}: {out['status']} — {ins['summary']}")]
+    ins, c = out["instructions"], colors()
+    lines = [terminal_field(f"{out['pr']} @ {out['head_sha'][:10]}: ") + c.bold(c.state(out["status"], out["status"]))
+             + terminal_field(f" — {ins['summary']}")]
     if out.get("stale_head"):
         stale = out["stale_head"]
-        lines.append(terminal_field(f"! {stale['message']} (now {stale['current_head_sha'][:10]})"))
+        lines.append(c.yellow(terminal_field(f"! {stale['message']} (now {stale['current_head_sha'][:10]})")))
     by_check: dict[str, list[dict[str, Any]]] = {}
     for f in out["failures"]:
         by_check.setdefault(f["check_name"], []).append(f)
     for fc in out["failed_checks"]:
         req = " (required)" if fc["required"] else ""
         step = f" — step {fc['failed_step']!r}" if fc.get("failed_step") else ""
-        lines += ["", terminal_field(f"✗ {fc['check_name']}{req}: {fc['state'].lower()}{step}")]
+        lines += ["", c.red(terminal_field(f"✗ {fc['check_name']}{req}: {fc['state'].lower()}")) + terminal_field(step)]
         if fc.get("log_url") or fc.get("url"):
-            lines.append(terminal_field(f"  {fc.get('log_url') or fc['url']}"))
+            lines.append("  " + c.dim(terminal_field(fc.get("log_url") or fc["url"])))
         for f in by_check.get(fc["check_name"], []):
             where = f"{f['file_path']}:{f['line_number']}" if f.get("file_path") and f.get("line_number") else \
                 f.get("file_path") or ""
-            lines.append(terminal_field(f"  ● {f['test_name']}" + (f"  ({where})" if where else "")))
+            lines.append("  " + c.red("●") + terminal_field(f" {f['test_name']}")
+                         + (c.dim(terminal_field(f"  ({where})")) if where else ""))
             lines.append("    " + terminal_field(one_line(f["error_message"], 160)))
             if f.get("reproduce_command"):
-                lines.append("    rerun: " + terminal_field(f["reproduce_command"]))
+                lines.append("    " + c.dim("rerun:") + " " + terminal_field(f["reproduce_command"]))
         ntf = fc.get("non_test_failure")
         if ntf:
-            lines.append(terminal_field(f"  {ntf['kind']}: {one_line(ntf['summary'], 160)}"))
-            lines += ["    | " + terminal_field(one_line(t, 160)) for t in ntf["decisive_lines"][:10]]
+            lines.append("  " + c.red(terminal_field(f"{ntf['kind']}:"))
+                         + terminal_field(f" {one_line(ntf['summary'], 160)}"))
+            lines += ["    " + c.dim("|") + " " + terminal_field(one_line(t, 160)) for t in ntf["decisive_lines"][:10]]
         if fc.get("note"):
-            lines.append(terminal_field(f"  note: {fc['note']}"))
+            lines.append("  " + c.dim(terminal_field(f"note: {fc['note']}")))
         for text in fc.get("log_excerpt") or []:
-            lines.append("    > " + terminal_safe(text))
+            lines.append("    " + c.dim(">") + " " + terminal_safe(text))
         if fc.get("full_log_command"):
-            lines.append(f"  full log: {fc['full_log_command']}")
+            lines.append("  " + c.dim("full log:") + f" {fc['full_log_command']}")
         if fc.get("rerun_command"):
-            lines.append(f"  re-run job: {fc['rerun_command']}")
-    others = [c for c in out["checks"] if c["bucket"] != "failed"]
+            lines.append("  " + c.dim("re-run job:") + f" {fc['rerun_command']}")
+    others = [ck for ck in out["checks"] if ck["bucket"] != "failed"]
     if others:
         lines.append("")
-        for c in others:
-            req = " (required)" if c["required"] else ""
-            link = f"  {c['url']}" if c.get("url") and c["kind"] in ("status", "check_run") else ""
-            lines.append(terminal_field(f"{_ICON[c['bucket']]} {c['name']}{req}: {c['state'].lower()}{link}"))
+        for ck in others:
+            req = " (required)" if ck["required"] else ""
+            link = "  " + c.dim(terminal_field(ck["url"])) if ck.get("url") and ck["kind"] in ("status", "check_run") \
+                else ""
+            lines.append(c.state(ck["bucket"], terminal_field(f"{_ICON[ck['bucket']]} {ck['name']}{req}: "
+                                                               f"{ck['state'].lower()}")) + link)
     if out.get("poll_info"):
-        lines += ["", terminal_field(out["poll_info"]["message"])]
+        lines += ["", c.yellow(terminal_field(out["poll_info"]["message"]))]
     if out.get("from_snapshot"):
-        lines += ["", f"(from the snapshot read at {out['as_of']}; call without cursor for fresh data)"]
+        lines += ["", c.dim(f"(from the snapshot read at {out['as_of']}; call without cursor for fresh data)")]
     if out.get("nextCursor"):
-        lines += ["", f"more: --cursor {out['nextCursor']}"]
+        lines += ["", c.dim(f"more: --cursor {out['nextCursor']}")]
     return "\n".join(lines).rstrip() + "\n"
 
 

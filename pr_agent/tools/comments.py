@@ -11,6 +11,7 @@ from pydantic import Field
 from pr_agent import surface
 from pr_agent.context import Context
 from pr_agent.errors import PrAgentError
+from pr_agent.iostreams import colors
 from pr_agent.paging import encode_cursor, read_cursor
 from pr_agent.refs import PRRef
 from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register, stored
@@ -438,13 +439,13 @@ def _warnings(fb: Feedback, ref: PRRef, coverage: list[dict[str, Any]]) -> list[
 
 
 def render(out: dict[str, Any]) -> str:
-    s = out["summary"]
+    s, c = out["summary"], colors()
     types = ", ".join(f"{n} {t}" for t, n in s["by_type"].items()) or "nothing"
     lines = [f"{out['pr']}: {out['total_unresolved']} unresolved ({types}); "
              f"{s['resolved_threads_skipped']} resolved thread{'' if s['resolved_threads_skipped'] == 1 else 's'} "
              "not shown", ""]
     for w in out.get("warnings") or []:
-        lines += [terminal_field(f"WARNING: {w['message']}"), terminal_field(f"  {w['suggestion']}")]
+        lines += [c.yellow(terminal_field(f"WARNING: {w['message']}")), terminal_field(f"  {w['suggestion']}")]
         lines += [f"  {k.split('_')[0]}: {w[k]}" for k in ("submit_command", "discard_command") if w.get(k)]
         lines.append("")
     for it in out["comments"]:
@@ -454,9 +455,8 @@ def render(out: dict[str, Any]) -> str:
         flags = [f for f, on in (("outdated", it.get("is_outdated")), ("bot", it["is_bot"]),
                                  (f"hidden: {it.get('minimized_reason') or 'minimized'}", it.get("is_minimized")))
                  if on]
-        head = f"● [{it['type']}] {where}  {it['author']}"
-        head += f"  {it['created_at'][:10]}" + (f"  ({', '.join(flags)})" if flags else "")
-        lines.append(terminal_field(head))
+        meta = f"  {it['author']}  {it['created_at'][:10]}" + (f"  ({', '.join(flags)})" if flags else "")
+        lines.append(c.yellow("●") + terminal_field(f" [{it['type']}] {where}") + c.dim(terminal_field(meta)))
         if it.get("title"):
             sev = f"[{it['severity_level']}] " if it.get("severity_level") else ""
             seen = f" (posted {it['seen_count']}×)" if (it.get("seen_count") or 1) > 1 else ""
@@ -467,19 +467,19 @@ def render(out: dict[str, Any]) -> str:
             hidden = f" (hidden: {reply.get('minimized_reason') or 'minimized'})" if reply.get("is_minimized") else ""
             lines.append("  ↳ " + terminal_field(f"{reply['author']}{hidden}: {one_line(reply['body'], 140)}"))
         if it.get("hidden_replies"):
-            lines.append(f"  ↳ ({it['hidden_replies']} hidden replies; --detail full shows them)")
+            lines.append("  ↳ " + c.dim(f"({it['hidden_replies']} hidden replies; --detail full shows them)"))
         ac = it["action_commands"]
         if it.get("thread_id"):
             last = f"; last word: {it['last_author']}" if it.get("replies") else ""
-            lines.append(terminal_field(f"  thread {it['thread_id']}{last}"))
-        lines.append(f"  reply:   {ac['reply_command']}  (your reply on stdin)")
+            lines.append("  " + c.dim(terminal_field(f"thread {it['thread_id']}{last}")))
+        lines.append("  " + c.dim("reply:") + f"   {ac['reply_command']}  " + c.dim("(your reply on stdin)"))
         if ac.get("resolve_command"):
-            lines.append(f"  resolve: {ac['resolve_command']}")
+            lines.append("  " + c.dim("resolve:") + f" {ac['resolve_command']}")
         lines.append("")
     if out.get("from_snapshot"):
-        lines.append(f"(from the snapshot read at {out['as_of']}; call without cursor for fresh data)")
+        lines.append(c.dim(f"(from the snapshot read at {out['as_of']}; call without cursor for fresh data)"))
     if out.get("nextCursor"):
-        lines.append(f"more: --cursor {out['nextCursor']}")
+        lines.append(c.dim(f"more: --cursor {out['nextCursor']}"))
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -10,6 +10,7 @@ from pr_agent import surface
 from pr_agent.context import Context
 from pr_agent.errors import EXIT_ERROR, EXIT_FAILURE, EXIT_OK, EXIT_PENDING
 from pr_agent.gitsafe import pathspec
+from pr_agent.iostreams import colors
 from pr_agent.merge import commands as cmd
 from pr_agent.merge.conflicts import ConflictType
 from pr_agent.merge.github import graphql_pr, poll_mergeable
@@ -207,17 +208,21 @@ def handle(ctx: Context, params: DetectMergeConflictsInput) -> DetectMergeConfli
 
 
 def render(out: dict[str, Any]) -> str:
-    lines = [f"{out['pr']}: {out['verdict'].upper()} against {terminal_field(out['target_branch'])} "
-             f"(source: {out['source']}; GitHub: {out['github']['mergeable']}/{out['github']['merge_state_status']})"]
+    c = colors()
+    lines = [f"{out['pr']}: " + c.bold(c.state(out["verdict"], out["verdict"].upper()))
+             + f" against {terminal_field(out['target_branch'])} "
+             + c.dim(f"(source: {out['source']}; GitHub: {out['github']['mergeable']}/"
+                     f"{out['github']['merge_state_status']})")]
     for f in out["conflicts"]:
         extra = f" (from {f['renamed_from']})" if f.get("renamed_from") else ""
-        lines.append(f"  ✗ {terminal_field(f['file_path'])}{terminal_field(extra)}  [{f['conflict_type']}]")
+        lines.append("  " + c.red(f"✗ {terminal_field(f['file_path'])}") + f"{terminal_field(extra)}  "
+                     f"[{f['conflict_type']}]")
         for label, key in (("base", "base_content_preview"), ("head", "head_content_preview")):
             for row in terminal_safe(f[key]).splitlines()[:6]:
-                lines.append(f"      {label} | {row}")
+                lines.append("      " + c.dim(f"{label} |") + f" {row}")
         lines.append(f"      → {terminal_field(f['suggested_resolution'])}")
     for note in out["notes"]:
-        lines.append(f"  note: {terminal_field(note)}")
+        lines.append("  " + c.dim(f"note: {terminal_field(note)}"))
     if out.get("instructions"):
         lines.append(f"steps ({out['instructions']['estimated_time']}):")
         lines += [f"  {terminal_field(s)}" for s in out["instructions"]["resolution_steps"]]

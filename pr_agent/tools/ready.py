@@ -8,6 +8,7 @@ from pydantic import Field
 
 from pr_agent.context import Context
 from pr_agent.errors import EXIT_FAILURE, EXIT_OK, EXIT_PENDING
+from pr_agent.iostreams import colors
 from pr_agent.merge.github import fetch_readiness
 from pr_agent.merge.readiness import assess
 from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register
@@ -163,19 +164,22 @@ def _as_dicts(checks: list[Any]) -> list[dict[str, Any]]:
 
 
 def render(out: dict[str, Any]) -> str:
-    lines = [f"{out['pr']}: {out['verdict'].upper()} — {terminal_field(out['summary'])}"]
+    c = colors()
+    lines = [f"{out['pr']}: " + c.bold(c.state(out["verdict"], out["verdict"].upper()))
+             + f" — {terminal_field(out['summary'])}"]
     for b in out["blocking_issues"]:
-        lines.append(f"  ✗ [{b['category']}] {terminal_field(b['description'])}")
+        lines.append("  " + c.red(f"✗ [{b['category']}]") + f" {terminal_field(b['description'])}")
         lines.append(f"      {terminal_field(b['action_required'])}  →  {terminal_field(b['command'])}")
     for w in out["warnings"]:
-        lines.append(f"  ! [{w['category']}] {terminal_field(w['description'])}")
+        lines.append("  " + c.yellow(f"! [{w['category']}]") + f" {terminal_field(w['description'])}")
     bp = out["branch_protection"]
     gh = out["github"]
-    lines.append(f"  github: mergeable={gh['mergeable']} state={gh['merge_state_status']} "
-                 f"review={gh.get('review_decision') or 'not required'} behind_by={gh.get('behind_by', '?')} "
-                 f"approvals={bp['current_approvals']}/{bp['required_approvals']}")
+    lines.append("  " + c.dim(f"github: mergeable={gh['mergeable']} state={gh['merge_state_status']} "
+                              f"review={gh.get('review_decision') or 'not required'} "
+                              f"behind_by={gh.get('behind_by', '?')} "
+                              f"approvals={bp['current_approvals']}/{bp['required_approvals']}"))
     for note in bp["notes"]:
-        lines.append(f"  note: {note}")
+        lines.append("  " + c.dim(f"note: {note}"))
     lines.append(f"next: {out['next_action']['description']}")
     lines.append(f"  {terminal_field(out['next_action']['command'])}")
     return "\n".join(lines) + "\n"

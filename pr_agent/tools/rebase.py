@@ -9,6 +9,7 @@ from pydantic import Field
 from pr_agent import surface
 from pr_agent.context import Context
 from pr_agent.errors import PrAgentError, tool_repair
+from pr_agent.iostreams import colors
 from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register
 from pr_agent.stack.analysis import Options, analyze
 from pr_agent.stack.discovery import find_upstream
@@ -135,16 +136,17 @@ def handle(ctx: Context, params: RebaseAfterSquashMergeInput) -> RebaseAfterSqua
 
 
 def render(out: dict[str, Any]) -> str:
-    st = out["strategy"]
+    st, c = out["strategy"], colors()
     lines = [f"{out['pr']} after {out.get('upstream_pr')} ({st.get('merge_method') or 'not merged'}) -> "
              f"{out['target_branch']}", "", terminal_safe(out["visualization"]), "",
-             f"strategy: {st['recommended']}", "  " + terminal_field(st["reason"])]
-    lines += ["warning: " + terminal_field(w) for w in out.get("warnings") or []]
-    lines += ["prerequisite: " + terminal_field(p) for p in out["prerequisites"]]
+             f"strategy: {c.bold(st['recommended'])}", "  " + terminal_field(st["reason"])]
+    lines += [c.yellow("warning:") + " " + terminal_field(w) for w in out.get("warnings") or []]
+    lines += [c.yellow("prerequisite:") + " " + terminal_field(p) for p in out["prerequisites"]]
     if out["commands"]:
         lines += ["", "commands (run in order; stop at the first failure):"]
-        for c in out["commands"]:
-            lines += [terminal_field(f"{c['step']:>2}. {c['command']}"), f"    {terminal_field(c['description'])}"]
+        for cmd in out["commands"]:
+            lines += [c.dim(f"{cmd['step']:>2}.") + " " + terminal_field(cmd["command"]),
+                      "    " + c.dim(terminal_field(cmd["description"]))]
     return "\n".join(lines) + "\n"
 
 

@@ -11,6 +11,7 @@ from pydantic import Field, model_validator
 from pr_agent import surface
 from pr_agent.context import Context
 from pr_agent.errors import PrAgentError, command_repair, tool_repair
+from pr_agent.iostreams import colors
 from pr_agent.queries import load_query
 from pr_agent.refs import PRRef
 from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register, stored
@@ -326,10 +327,12 @@ def handle(ctx: Context, params: ResolveReviewThreadInput) -> ResolveReviewThrea
 
 
 def render(out: dict[str, Any]) -> str:
+    c = colors()
     status = "already resolved" if out["alreadyResolved"] else ("resolved" if out["ok"] else "NOT resolved")
-    lines = [f"{out['pr']}: thread {out['thread_id']} {status}. {out['message']}"]
+    lines = [f"{out['pr']}: thread {out['thread_id']} " + (c.green(status) if out["ok"] or out["alreadyResolved"]
+                                                           else c.red(status)) + f". {out['message']}"]
     if out.get("reply_comment"):
-        lines.append(f"reply: {out['reply_comment']['url']}")
+        lines.append(c.dim(f"reply: {out['reply_comment']['url']}"))
     return "\n".join(lines) + "\n"
 
 

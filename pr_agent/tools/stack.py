@@ -9,6 +9,7 @@ from pydantic import Field
 from pr_agent import surface
 from pr_agent.context import Context
 from pr_agent.errors import PrAgentError
+from pr_agent.iostreams import colors
 from pr_agent.paging import decode_cursor, encode_cursor
 from pr_agent.refs import PRRef
 from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register, stored
@@ -58,7 +59,8 @@ class StackInfo(OutputModel):
     relation: Literal["direct", "retargeted", "history", "none"] = Field(
         description="direct: its base is base_pr's branch; retargeted: it was, before its base changed (GitHub does "
         "that when a merged base branch is deleted); history: its commits contain base_pr's head; none: not stacked.")
-    visualization: str = Field(description="The stack as an indented tree from the default branch up.")
+    visualization: str = Field(description="The stack as an indented tree from the default branch up; for PRs not "
+                               "stacked as given, each PR on its real base and a last line saying how they relate.")
     chain: list[StackEntry]
 
 
@@ -211,24 +213,26 @@ def handle(ctx: Context, params: ManageStackedPRsInput) -> ManageStackedPRsOutpu
 
 
 def render_steps(steps: list[dict[str, Any]]) -> list[str]:
+    c = colors()
     lines = []
     for s in steps:
-        lines.append(terminal_field(f"{s['step']:>2}. [{s['type']}] {s['command']}"))  # bidi in names
-        lines.append(f"    {terminal_field(s['description'])}")
+        lines.append(c.dim(f"{s['step']:>2}. [{s['type']}]") + " " + terminal_field(s["command"]))  # bidi in names
+        lines.append("    " + c.dim(terminal_field(s["description"])))
     return lines
 
 
 def render(out: dict[str, Any]) -> str:
-    info, strat, summary = out["stack_info"], out["rebase_strategy"], out["summary"]
+    info, strat, summary, c = out["stack_info"], out["rebase_strategy"], out["summary"], colors()
     lines = [f"{out['dependent_pr']} on {out['base_pr']}: "
-             + ("stacked" if out["is_stacked"] else "not stacked") + f" ({info['relation']})", "",
+             + (c.green("stacked") if out["is_stacked"] else c.yellow("not stacked")) + f" ({info['relation']})", "",
              terminal_safe(info["visualization"]), ""]
     if out.get("merge_method"):
         lines.append(f"base PR merged: {out['merge_method']}")
-    lines.append(f"strategy: {strat['recommended']}  (risk {summary['risk_level']})")
+    risk = {"low": c.green, "medium": c.yellow, "high": c.red}[summary["risk_level"]]
+    lines.append(f"strategy: {c.bold(strat['recommended'])}  (risk {risk(summary['risk_level'])})")
     lines.append("  " + terminal_field(summary["reason"]))
-    lines += ["  - " + terminal_field(c) for c in strat["considerations"]]
-    lines += ["warning: " + terminal_field(w) for w in out.get("warnings", [])]
+    lines += ["  - " + c.dim(terminal_field(x)) for x in strat["considerations"]]
+    lines += [c.yellow("warning:") + " " + terminal_field(w) for w in out.get("warnings", [])]
     if out["commands"]:
         lines += ["", "commands (run in order in your clone; stop at the first failure):"]
         lines += render_steps(out["commands"])

@@ -162,6 +162,9 @@ def test_wait_bails_at_the_first_failure(agent) -> None:
     assert [f["test_name"] for f in out["failures"]] == ["tests/test_invoice.py::test_total_includes_shipping"]
     assert out["status"] == "failed" and out["poll_info"]["retry_after_seconds"] >= 1  # jest still running
     assert {c["name"] for c in out["checks"] if c["bucket"] == "pending"} == {"CI / jest", "CI / lint"}
+    text = a.cli("checks", "acme/widgets#7", "--wait", env=a.env(**FAST))  # the same, in the CLI's words
+    assert text.returncode == 1 and ("the wait stopped at the first failed check; to wait for every check, call "
+                                     "again with --wait and --no-bail-on-first.") in text.stdout, text.stdout
 
 
 def test_wait_without_bail_waits_for_completion(agent) -> None:

@@ -108,3 +108,42 @@ def test_an_invalid_stored_preference_says_where_it_is_stored(tmp_path: Path) ->
     assert proc.returncode == 2 and err["code"] == "invalid_preference", err
     assert str(tmp_path / "preferences.json") in err["message"] and "config unset" in err["suggestion"]
     assert "Input should" not in err["message"]
+
+
+PYTEST_LOG = ROOT / "fixtures/logs/pytest/single_failure.log"
+
+
+def test_jq_prints_like_gh() -> None:
+    """gh's --jq output (checked against `gh api --jq` 2.23 and 2.103): strings raw, null an empty line, booleans
+    as words, integral numbers without decimals, others with two, arrays and objects as compact JSON."""
+    proc = run("parse-log", str(PYTEST_LOG), "--jq",
+               '.format, .non_test_failure, .passed_count, .lines_cut == 0, 1.5, 2.0, [.failed_count], {f: .format}')
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == 'pytest\n\n41\ntrue\n1.50\n2\n[1]\n{"f":"pytest"}\n'
+    assert run("parse-log", str(PYTEST_LOG), "--jq", "empty").stdout == ""
+    assert run("config", "get", "find_unresolved_comments.sort", "-q", ".key").stdout == \
+        "find_unresolved_comments.sort\n"
+    assert run("config", "list", "--jq", ".preferences | map(.key) | index(\"find_unresolved_comments.sort\") "
+               "| type").stdout == "number\n"
+
+
+@pytest.mark.parametrize(("expr", "reason"), [(".failures |", "syntax error"), ('error("boom")', "boom"),
+                                              (".format | keys", "has no keys")])
+def test_a_bad_jq_expression_is_a_usage_error_with_an_envelope(expr: str, reason: str) -> None:
+    proc = run("parse-log", str(PYTEST_LOG), "--jq", expr)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    err = json.loads(proc.stdout)["error"]
+    assert err["code"] == "invalid_arguments" and err["details"]["field"] == "--jq" and err["details"]["value"] == expr
+    assert reason in err["message"] and "--jq" in proc.stderr
+
+
+def test_jq_without_json_still_gets_an_envelope_for_a_usage_error() -> None:
+    proc = run("comments", "--sort", "bogus", "--jq", ".total_unresolved")
+    assert proc.returncode == 2 and json.loads(proc.stdout)["error"]["details"]["field"] == "--sort"
+
+
+def test_help_says_jq_wherever_json_is() -> None:
+    for cmd in (["checks"], ["parse-review"], ["config", "get"]):
+        text = " ".join(run(*cmd, "--help").stdout.split())
+        assert "-q, --jq EXPR" in text and "implies --json" in text, cmd
+    assert "--jq" not in run("config", "set", "--help").stdout

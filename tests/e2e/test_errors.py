@@ -28,6 +28,21 @@ def test_not_logged_in(agent) -> None:
     assert "gh auth login" in proc.stderr
 
 
+def test_not_logged_in_to_the_enterprise_host_in_gh_host(agent) -> None:
+    """GH_HOST names an Enterprise host and gh has no token for it (gh then sends the request unauthenticated and
+    GitHub answers 401): the error names the host and the login command carries --hostname."""
+    a = agent(feedback_world())
+    env = a.env()
+    for name in ("GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN"):
+        env.pop(name, None)
+    assert env["GH_HOST"] == "github.localhost"
+    proc = a.cli("comments", "acme/widgets#7", "--json", env=env)
+    err = envelope(proc)
+    assert proc.returncode == 4 and err["code"] in ("auth_failed", "gh_not_authenticated"), proc.stderr
+    assert err["repair"] == {"command": "gh auth login --hostname github.localhost"}
+    assert "github.localhost" in err["message"] and "rejected gh's credentials" not in err["message"]
+
+
 def test_rejected_token(agent) -> None:
     a = agent(feedback_world())
     proc = a.cli("comments", "acme/widgets#7", env=a.env(GH_TOKEN="bad-token"))
@@ -123,6 +138,18 @@ def test_current_branch_pr_in_a_clone(agent, tmp_path: Path) -> None:
     subprocess.run(["git", "checkout", "-q", "-b", "no-pr-here"], cwd=clone, check=True)
     proc = a.cli("comments", "--json", cwd=clone)
     assert proc.returncode == 3 and envelope(proc)["code"] == "no_pr_for_branch"
+
+
+def test_a_network_error_says_its_cause_in_text(agent) -> None:
+    """gh cannot reach GitHub at all (here: its proxy refuses connections): the text on stderr carries gh's own
+    cause, not only "network error"."""
+    a = agent(feedback_world())
+    dead = "http://127.0.0.1:9"  # the discard port: nothing listens there
+    env = a.env(**{k: dead for k in ("HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy")})
+    proc = a.cli("comments", "acme/widgets#7", env=env)
+    assert proc.returncode == 3 and proc.stdout == "", proc.stderr
+    assert proc.stderr.startswith("error [network_error]: gh could not reach GitHub") and "127.0.0.1:9" in proc.stderr
+    assert "connection refused" in proc.stderr.lower(), proc.stderr
 
 
 def test_current_branch_pr_prefers_the_open_pr_of_a_reused_branch_name(agent, tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -74,3 +75,21 @@ def _bare_path(bin_dir: Path) -> str:
         assert found, tool
         (bin_dir / tool).symlink_to(found)
     return str(bin_dir)
+
+
+def test_an_invalid_python_override_is_refused_by_name(tmp_path: Path) -> None:
+    """GH_PR_AGENT_PYTHON names the interpreter: one that is missing or older than 3.10 is an error naming the
+    variable (exit 2, like every invalid environment value), never silently replaced by another Python."""
+    old = tmp_path / "python3.8"
+    old.write_text("#!/bin/sh\necho old\n")  # answers the version probe as a Python 3.8 would: not "py310"
+    old.chmod(0o755)
+    not_python = shutil.which("true")
+    assert not_python
+    env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path)}
+    for value, reason in [("/nonexistent/python3", "is not an executable"), ("no-such-python", "is not an executable"),
+                          (str(old), "is not Python 3.10 or newer"), (not_python, "is not Python 3.10 or newer")]:
+        proc = subprocess.run([str(ROOT / "gh-pr-agent"), "--version"], env={**env, "GH_PR_AGENT_PYTHON": value},
+                              capture_output=True, text=True, timeout=60, check=False)
+        assert proc.returncode == 2 and proc.stdout == "", (value, proc.stderr)
+        assert f"GH_PR_AGENT_PYTHON={value} {reason}" in proc.stderr and "hint:" in proc.stderr, proc.stderr
+    assert not (ROOT / ".venv-ext.lock").exists()

@@ -242,3 +242,35 @@ def test_lease_refuses_to_overwrite_a_concurrent_push(agent, tmp_path: Path) -> 
     with pytest.raises(AssertionError, match=r"stale info|rejected"):
         run_plan(a, [c for c in out["commands"] if c["step"] <= push["step"]], repo.clone)
     assert repo.tip("feature-d") == teammate
+
+
+def test_tree_of_prs_not_stacked_as_given(agent, tmp_path: Path) -> None:
+    """`stack 12 11` (the order swapped) and two unrelated PRs: the text view draws the PRs as they really stand
+    (never one nested in the other, never a PR twice) and says they are not stacked in that order."""
+    repo = stack_b_d(tmp_path, 1)  # main <- #11 (feature-b) <- #12 (feature-d)
+    repo.branch_commits("feature-x", "main", 1, "x.txt", "feature-x")
+    repo.open_pr(13, "feature-x", "main")
+    a = agent(repo.scenario())
+
+    swapped = a.cli("stack", "acme/widgets#12", "acme/widgets#11")
+    assert swapped.returncode == 0, swapped.stderr
+    tree = swapped.stdout.split("\n\n")[1].splitlines()
+    assert tree == [
+        "main",
+        "└─ #11 feature-b  [open]  base: main  <- dependent_pr",
+        "   └─ #12 feature-d  [open]  base: feature-b  <- base_pr",
+        "(not stacked in that order: #12 is built on #11, so #11 is the base and #12 the dependent)",
+    ], swapped.stdout
+    assert "not stacked" in swapped.stdout.splitlines()[0]
+    chain = a.json("stack", "acme/widgets#12", "acme/widgets#11")["stack_info"]["chain"]
+    assert [(e["pr"], e["role"]) for e in chain] == [("acme/widgets#12", "base"), ("acme/widgets#11", "dependent")]
+
+    unrelated = a.json("stack", "acme/widgets#11", "acme/widgets#13")
+    assert unrelated["is_stacked"] is False and unrelated["stack_info"]["relation"] == "none"
+    assert unrelated["stack_info"]["visualization"].splitlines() == [
+        "main",
+        "└─ #11 feature-b  [open]  base: main  <- base_pr",
+        "└─ #13 feature-x  [open]  base: main  <- dependent_pr",
+        "(not stacked: #13 is not built on #11)",
+    ]
+    assert [e["pr"] for e in unrelated["stack_info"]["chain"]].count("acme/widgets#11") == 1

@@ -34,6 +34,11 @@ from pr_agent.refs import ParsedRef, PRRef, parse_ref, parse_remote_url, resolve
         ("http://ghe.corp:8080/a/b/pull/3/commits/abc", ParsedRef(3, "a", "b", "ghe.corp:8080")),
         ("https://www.github.com/cli/cli/pull/1", ParsedRef(1, "cli", "cli", "github.com")),
         ("github.com/cli/cli/pull/8", ParsedRef(8, "cli", "cli", "github.com")),
+        # a PR URL's path without the host takes the same suffixes as with it (the host: -R, GH_REPO, the clone)
+        ("cli/cli/pull/42/files", ParsedRef(42, "cli", "cli")),
+        ("cli/cli/pulls/42/checks?check_run_id=1", ParsedRef(42, "cli", "cli")),
+        ("cli/cli/pull/42#discussion_r1234567", ParsedRef(42, "cli", "cli", None, 1234567)),
+        ("cli/cli/pull/42/files#r99", ParsedRef(42, "cli", "cli", None, 99)),
     ],
 )
 def test_accepted_forms(text: str, expected: ParsedRef) -> None:
@@ -44,7 +49,8 @@ def test_accepted_forms(text: str, expected: ParsedRef) -> None:
     "text",
     ["", "   ", "abc", "#0", "0", "-1", "12a", "cli/cli", "cli/cli#", "cli/cli#x", "cli#1", "a/b/c#1x",
      "ftp://github.com/cli/cli/pull/1", "https://github.com/cli/cli/issues/1", "https://github.com/cli",
-     "cli/cli#1; rm -rf /", "$(touch x)", "cli/cli#1\n2", "99999999999", "-o/r#1"],
+     "cli/cli#1; rm -rf /", "$(touch x)", "cli/cli#1\n2", "99999999999", "-o/r#1", "cli/cli/pull/42x",
+     "cli/cli/pull/42files", "cli/./pull/1/files", "cli/cli/issues/1/files", "cli/cli/pull/0/files"],
 )
 def test_rejects_with_accepted_forms(text: str) -> None:
     with pytest.raises(PrAgentError) as exc:

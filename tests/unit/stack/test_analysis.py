@@ -184,6 +184,22 @@ def test_not_stacked(tmp_path: Path) -> None:
     assert not a.is_stacked and a.steps == [] and "is not stacked on #11" in a.reason
 
 
+def test_not_stacked_tree_draws_each_pr_on_its_real_base(tmp_path: Path) -> None:
+    """#12 is stacked on #13, not on #11: the tree puts #12 under #13 and #11 beside them, each PR once."""
+    base = pull(11, "feature-b", "main", "b3", B_COMMITS)
+    parent = pull(13, "feature-c", "main", "c1", [c("c1", "m0")])
+    dep = pull(12, "feature-d", "feature-c", "d1", [c("d1", "c1")])
+    a = run(tmp_path, base, dep, extra=[parent])
+    assert not a.is_stacked and "It is stacked on #13" in a.reason
+    assert a.visualization.splitlines() == [
+        "main",
+        "└─ #11 feature-b  [open]  base: main  <- base_pr",
+        "└─ #13 feature-c  [open]  base: main",
+        "   └─ #12 feature-d  [open]  base: feature-c  <- dependent_pr",
+        "(not stacked: #12 is not built on #11)",
+    ]
+
+
 def test_children_of_the_dependent_are_restacked_in_order(tmp_path: Path) -> None:
     child = pull(13, "feature-c", "feature-d", "c1", [c("c1", "d2")])
     a = run(tmp_path, merged_b(), retargeted_d(), extra=[child], auto_fix=False)
