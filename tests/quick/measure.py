@@ -50,10 +50,18 @@ def measure(part: str, pytest_args: list[str], workers: str = "2", state: Path =
     argv = [sys.executable, "-m", "pytest", "-q", "-p", "tests.mutation.covmap", "-p", "no:cacheprovider",
             "-n", workers, f"--junitxml={junit}", *pytest_args]
     proc = subprocess.run(argv, cwd=ROOT, env=env, check=False)
+    return collect(part, data_dir, pytest_args, proc.returncode, state)
+
+
+def collect(part: str, data_dir: Path, pytest_args: list[str], exit_code: int | None,
+            state: Path = STATE) -> dict[str, Any]:
+    """Combine the coverage files in ``data_dir`` into ``state/PART.json``. Also for an interrupted measurement
+    (``exit_code`` None): what its subprocesses saved is kept, with the items' ids as contexts."""
     import coverage
 
+    junit = data_dir / "junit.xml"
     cov = coverage.Coverage(data_file=str(data_dir / ".coverage"), config_file=False)
-    cov.combine([str(data_dir)], keep=False)
+    cov.combine([str(data_dir)], keep=True)
     data = cov.get_data()
     lines: dict[str, dict[str, list[str]]] = {}
     for path in sorted(data.measured_files()):
@@ -62,14 +70,14 @@ def measure(part: str, pytest_args: list[str], workers: str = "2", state: Path =
             by_line = data.contexts_by_lineno(path)
             lines[rel] = {str(n): sorted(c for c in ctxs if c and c != "between")
                           for n, ctxs in sorted(by_line.items())}
-    result = {"part": part, "pytest_args": pytest_args, "exit": proc.returncode, "lines": lines,
+    items = {c for f in lines.values() for cs in f.values() for c in cs}
+    # an interrupted run wrote no JUnit XML: its items' durations are unknown (select assumes 5 s)
+    result = {"part": part, "pytest_args": pytest_args, "exit": exit_code, "lines": lines, "items": len(items),
               "durations": _durations(junit) if junit.exists() else {}}
     (state / f"{part}.json").write_bytes(orjson.dumps(result))
     print(f"quick: part {part}: {sum(len(f) for f in lines.values())} lines of pr_agent, "
-          f"{len(result['durations'])} items (pytest exit {proc.returncode})")
+          f"{len(items)} items with lines (pytest exit {exit_code})")
     return result
-
-
 
 if __name__ == "__main__":  # one part by hand: python -m tests.quick.measure PART PYTEST_ARGS…
     measure(sys.argv[1], sys.argv[2:])
