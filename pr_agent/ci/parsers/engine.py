@@ -21,10 +21,13 @@ from collections.abc import Callable, Iterable
 from ...errors import PrAgentError
 from ..logs import decode_pieces
 from .base import MAX_MESSAGE_CHARS, RING_SIZE, BaseParser, Context, Draft
+from .cpp_catch2 import Catch2Parser
 from .dotnet import DotnetParser
+from .exunit import ExUnitParser
 from .go_test import GoParser
 from .js_jest import JestParser
 from .js_mocha import MochaParser
+from .js_playwright import PlaywrightParser
 from .js_vitest import VitestParser
 from .junit_xml import JunitXmlParser
 from .jvm import GradleParser, MavenParser
@@ -36,6 +39,7 @@ from .py_unittest import UnittestParser
 from .ruby_php import PhpunitParser, RspecParser
 from .rust import CargoParser, NextestParser
 from .scan import any_of, blocks, clean, compile_lambda, contains_any, prefiltered, raw_line, scan_block
+from .tap import TapParser
 
 PARSER_CLASSES: tuple[type[BaseParser], ...] = (
     PytestParser,
@@ -54,6 +58,10 @@ PARSER_CLASSES: tuple[type[BaseParser], ...] = (
     MavenParser,
     GoogleTestParser,
     XCTestParser,
+    PlaywrightParser,
+    ExUnitParser,
+    Catch2Parser,
+    TapParser,
 )
 HINTS = ("auto", *RUNNERS)
 # Lines longer than this are cut to it before anything reads them: every pattern then costs a bounded
@@ -321,6 +329,7 @@ def parse_log(
     failed = {f.test_name for f in failures}
     flaky = [name for p in parsers if isinstance(p, PytestParser) for name in p.reruns if name not in failed]
     flaky += [key.split(" ", 1)[-1] for p in parsers if isinstance(p, NextestParser) for key in p.ok]
+    flaky += [name for p in parsers if isinstance(p, PlaywrightParser) for name in p.flaky_names]
     detected = sorted((p for p in parsers if p.first_seen is not None), key=lambda p: p.first_seen or 0)
     counted = [p for p in detected if p.passed is not None or p.failed is not None]
     return ParsedLog(

@@ -23,6 +23,10 @@ Runner = Literal[
     "maven",
     "googletest",
     "xctest",
+    "playwright",
+    "exunit",
+    "catch2",
+    "tap",
 ]
 RUNNERS: tuple[str, ...] = Runner.__args__  # type: ignore[attr-defined]
 Confidence = Literal["high", "medium", "low"]
@@ -39,7 +43,9 @@ class TestFailure(BaseModel):
     check_name: str = ""
     test_name: str = Field(description="The runner's own id, verbatim: pytest node id, go TestName/sub, jest "
                            "'Suite › test', vitest 'Suite > test', cargo module::test, JUnit Class.method, "
-                           "GoogleTest Suite.Test, XCTest -[Module.Class test], …")
+                           "GoogleTest Suite.Test, XCTest -[Module.Class test], Playwright "
+                           "'[project] › file:line:col › title', ExUnit 'test name', Catch2 test case name, "
+                           "TAP name after 'not ok N - ', …")
     error_message: str = Field(description="The assertion or exception, trimmed; never empty.")
     file_path: str | None = Field(default=None, description="Repository-relative when the log allows.")
     line_number: int | None = None
@@ -70,6 +76,7 @@ class ParsedLog(BaseModel):
                                   "code N.' when present.")
     truncated: bool = Field(default=False, description="More failures than the parser keeps (2000).")
     flaky: list[str] = Field(default_factory=list, description="Tests that failed and then passed on a rerun in "
-                             "the same job (pytest-rerunfailures RERUN, nextest TRY n PASS): flaky, not failures.")
+                             "the same job (pytest-rerunfailures RERUN, nextest TRY n PASS, Playwright 'N "
+                             "flaky'): flaky, not failures.")
     lines_cut: int = Field(default=0, description="Lines longer than the bound (MAX_LINE_CHARS) that were "
                            "cut to it before any parser read them.")

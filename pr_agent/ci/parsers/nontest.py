@@ -137,7 +137,8 @@ _OOM_RE = _any_of(
 
 def classify(s: str) -> str | None:
     """The non-test failure kind a single line signals, if any (cheap substring gates first)."""
-    if "xceeded the maximum execution time" in s or "timed out after" in s:
+    if "xceeded the maximum execution time" in s or ("timed out after" in s and (
+            s.startswith(("panic: test timed out after", "##[error]")))):  # not one test's own timeout
         return "timeout"
     if "operation was canceled" in s or "received a shutdown signal" in s or "was cancelled by" in s:
         return "cancelled"

@@ -34,7 +34,7 @@ from ..logs import _ANSI_RE, _BOM, _CARET_ANSI_RE, _TS_RE, clean_line, strip_gh_
 # Line starts that matter although they contain none of the prefilter's words (go -json events too).
 PREFIXES = ("##[", "====", "Ran ", "OK (", "ok  \t", "     Running ", "   Doc-tests", "Total tests", "panic: ",
             "[  PASSED  ] ")
-_WIDE = ("●", "✕", "×", "✖")
+_WIDE = ("●", "✕", "×", "✖", "›")
 _STR_BATCH = 4096  # str lines per block
 _END = object()
 
@@ -75,7 +75,10 @@ def prefiltered(s: str) -> bool:
         or "<test" in s
         or "illed" in s
         or "timed out" in s
-        or (not s.isascii() and ("●" in s or "✕" in s or "×" in s or "✖" in s))
+        or "not ok " in s
+        or ") test " in s
+        or ") doctest " in s
+        or (not s.isascii() and ("●" in s or "✕" in s or "×" in s or "✖" in s or "›" in s))
     )
 
 
@@ -84,7 +87,8 @@ def prefiltered(s: str) -> bool:
 # and str operations (``in`` on bytes is several times slower).
 
 # Substrings of the prefilter's words ("timed" for "timed out": no space, so no pair with a space below).
-_WORDS = ("FAIL", "rror", "fail", "Fail", "ERR", "pass", "<test", "illed", "timed", "RERUN")
+_WORDS = ("FAIL", "rror", "fail", "Fail", "ERR", "pass", "<test", "illed", "timed", "RERUN", "not ok ", ") test ",
+          ") doctest ")
 _PAIRS = {w[i : i + 2] for w in _WORDS for i in range(len(w) - 1)}
 _SEQ = r"\x1b(?:\[[0-?]*[ -/]*[@-~]|[@-Z\\-_])"  # one CSI or two-byte sequence, as ``_ANSI_RE`` reads it
 _RUN = f"(?:{_SEQ}(?:{_SEQ})*|)"  # an optional run of them (a branch: cheaper than ``*`` when absent)
@@ -161,7 +165,7 @@ _D = r"(?:[0-9]|[\x80-\xff]{2,4})"
 _GH_RE = re.compile(r"\t[^\t\n]*\t" + _D + "{4}-" + _D + "{2}-" + _D + "{2}T" + _D + "{2}:" + _D + "{2}:")
 _BOM8 = _BOM.encode().decode("latin-1")
 _WORD_GATES = tuple((w, w[0] if w[0] in "FE<" else "") for w in _WORDS)
-# ● ✕ × ✖ and the BOM in UTF-8, each with a byte of it that plain text rarely has.
+# ● ✕ × ✖ › and the BOM in UTF-8, each with a byte of it that plain text rarely has.
 _WIDE_GATES = tuple((w.encode().decode("latin-1"), w.encode().decode("latin-1")[-1]) for w in (*_WIDE, _BOM))
 _GH_TABS = 4000  # tabs per block checked one by one before one regex search does the rest
 
