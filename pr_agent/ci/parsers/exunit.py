@@ -16,7 +16,7 @@ from .base import MAX_BLOCK_LINES, BaseParser, Draft, dedent, rel_path, split_lo
 
 _HEAD_RE = re.compile(r"(\d+)\) ((?:test|doctest|property) \S.*)$")
 _SETUP_RE = re.compile(r"(\d+)\) ([A-Z][\w.]*): (failure on setup_all callback.*)$")
-_COUNTS_RE = re.compile(r"(\d+) (doctests?|tests?|propert(?:y|ies)|failures?|excluded|skipped|invalid)\b")
+_COUNTS_RE = re.compile(r"(?<!\d)(\d+) (doctests?|tests?|propert(?:y|ies)|failures?|excluded|skipped|invalid)\b")
 _MODULE_RE = re.compile(r"[A-Z][\w.]*")
 
 

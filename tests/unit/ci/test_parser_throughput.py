@@ -21,8 +21,16 @@ from .test_properties import CONTEXTS, FRAGMENTS
 # The shapes of the parsers added after test_properties' lists, and their blocks.
 MORE_FRAGMENTS = ["[  FAILED  ] ", "[  PASSED  ] ", "x_test.cc:12: Failure", "a.cc(3): error: ", "Test Case '",
                   "Test Case '-[A.B c]' failed (", "T.swift:3: error: -[A.B c] : ", "Executed 1 test, with 1 failure",
-                  "\tError Trace:\t", "\tError:      \t", "    assertions.go:1000: "]
-MORE_CONTEXTS = ["[ RUN      ] A.B\nx_test.cc:3: Failure", "--- FAIL: TestX (0.00s)\n    assertions.go:1: "]
+                  "\tError Trace:\t", "\tError:      \t", "    assertions.go:1000: ",
+                  # Playwright, ExUnit, Catch2, TAP
+                  " › ", "  1) [chromium] › a.spec.ts:1:1 › ", "  1) a.spec.ts:", "  ✘  1 [x] › a:1:1 › ", "  1 failed",
+                  "  1) test ", "  1) A.B: failure on setup_all callback", "1 test, 1 failure", ": FAILED:",
+                  "a.cpp(1): FAILED:", "test cases: 1 | ", "not ok 1 - ", "not ok ", "# fail ", "  at: ",
+                  "  location: '"]
+MORE_CONTEXTS = ["[ RUN      ] A.B\nx_test.cc:3: Failure", "--- FAIL: TestX (0.00s)\n    assertions.go:1: ",
+                 "  1) [chromium] › a.spec.ts:1:1 › t\n\n    Error: x", "  1) test t (M)\n     test/a_test.exs:3",
+                 "-" * 79 + "\nT\n" + "-" * 79 + "\na.cpp:1\n" + "." * 79 + "\na.cpp:2: FAILED:",
+                 "not ok 1 - t\n  ---\n  error: |-"]
 # Of the ordinary log's MB/s. The goal is 0.32 (20 MB/s where the ordinary log runs at the 62.9 MB/s bench
 # measures for its 200 MB log, docs/benchmarks.md figure 3); the slowest shapes measure 0.27-0.37 today, so
 # the floor is 0.1 (~6 MB/s there, so a loaded CI machine passes): a quadratic pattern on these lines is
