@@ -54,7 +54,8 @@ class TestFailure(BaseModel):
     suite: str | None = Field(
         default=None,
         description="Where the test lives when the runner says so apart from the name: go package, "
-        "jest/vitest file, cargo test target, nextest binary id, JUnit/surefire class file.",
+        "jest/vitest/Playwright file, cargo test target, nextest binary id, JUnit/surefire class file, "
+        "ExUnit module, 'node:test' for TAP from node --test.",
     )
 
 

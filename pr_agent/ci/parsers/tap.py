@@ -5,7 +5,8 @@ YAML block between ``---`` and ``...``: node:test puts the test's own ``location
 ``error:`` and ``failureType:`` there, tape its ``operator``/``expected``/``actual`` and ``at:``. A parent
 whose only failure is its subtests' (``failureType: 'subtestsFailed'``) is not reported: its subtests are.
 ``not ok … # TODO`` / ``# SKIP`` are not failures. Totals are the ``# pass N`` / ``# fail N`` comments.
-The id is the name as printed after the number.
+The id is the name as printed after the number; ``suite`` is ``node:test`` when the YAML block is
+node:test's (its ``failureType`` key), so a repro command can use ``node --test --test-name-pattern``.
 """
 
 from __future__ import annotations
@@ -128,7 +129,8 @@ class TapParser(BaseParser):
         if fields.get("failureType") == "subtestsFailed":
             return
         self.add(f"{self.ctx.lineno}:{name}" if name in self.drafts else name, name,
-                 message=trim_message(msg) or None, file_path=path, line=ln)
+                 message=trim_message(msg) or None, file_path=path, line=ln,
+                 suite="node:test" if "failureType" in fields else None)
 
     def finish(self) -> list[Draft]:
         self._close()
