@@ -157,7 +157,7 @@ def _fallback_non_test(a: Analysis, tail: list[str]) -> dict[str, Any]:
                 "decisive_lines": detail}
     lines = [ln.strip() for ln in tail if ln.strip() and not ln.startswith("##[")][-15:]
     head = lines[-1] if lines else ""
-    return {"kind": "unknown", "summary": "The job failed without a recognisable test failure" +
+    return {"kind": "unknown", "summary": "Unrecognised failure" +
             (f": {_short(head, 200)}" if head else ""), "decisive_lines": lines}
 
 

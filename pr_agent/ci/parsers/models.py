@@ -31,7 +31,8 @@ Runner = Literal[
 RUNNERS: tuple[str, ...] = Runner.__args__  # type: ignore[attr-defined]
 Confidence = Literal["high", "medium", "low"]
 NonTestKind = Literal[
-    "compile_error", "lint", "dependency_install", "out_of_memory", "timeout", "cancelled", "unknown"
+    "compile_error", "type_check", "lint", "format", "dependency_install", "docker_build", "gate", "script_error",
+    "out_of_memory", "timeout", "cancelled", "unknown"
 ]
 
 
@@ -65,6 +66,9 @@ class NonTestFailure(BaseModel):
     kind: NonTestKind
     summary: str
     decisive_lines: list[str] = Field(default_factory=list, description="At most ~20 lines.")
+    tool: str | None = Field(default=None, description="The tool a decisive line names (rustc, tsc, ruff, npm (E404), "
+                             "docker build, size-limit, python, …), or the failed step's command; None when "
+                             "no line says.")
 
 
 class ParsedLog(BaseModel):
