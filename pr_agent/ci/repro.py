@@ -190,6 +190,21 @@ def tap_argv(test_name: str, suite: str | None, file_path: str | None) -> Argv |
     return ["node", "--test", "--test-name-pattern=(?:^| )" + _rx(test_name) + "$", _path(file_path)]
 
 
+def swift_testing_argv(test_name: str) -> Argv | None:
+    """``swift test --filter=<name>$`` for a test printed by its function name (``loadsConfig()``); a display
+    name (``"rejects a trailing comma"``) is no filter ``swift test`` knows: None."""
+    if not re.fullmatch(r"[A-Za-z_]\w*\([\w:]*\)", test_name):
+        return None
+    return ["swift", "test", "--filter=" + _rx(test_name) + "$"]
+
+
+def dart_argv(test_name: str, suite: str | None) -> Argv | None:
+    """``dart test <file> --plain-name=<name>`` (what Flutter itself prints to rerun a failed test)."""
+    if not suite or not suite.endswith(".dart"):
+        return None
+    return ["dart", "test", _path(suite), "--plain-name=" + test_name]
+
+
 def reproduce_argv(runner: str, test_name: str, *, suite: str | None = None, file_path: str | None = None,
                    runners: Iterable[str] = ()) -> Argv | None:
     """The argv that reruns one failed test locally, or None when no exact command exists."""
@@ -230,6 +245,10 @@ def reproduce_argv(runner: str, test_name: str, *, suite: str | None = None, fil
         return exunit_argv(name, file_path)
     if runner == "tap":
         return tap_argv(name, suite, file_path)
+    if runner == "swift-testing":
+        return swift_testing_argv(name)
+    if runner == "dart":
+        return dart_argv(name, suite)
     return None
 
 

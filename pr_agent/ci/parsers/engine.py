@@ -22,6 +22,7 @@ from ...errors import PrAgentError
 from ..logs import decode_pieces
 from .base import MAX_MESSAGE_CHARS, RING_SIZE, BaseParser, Context, Draft
 from .cpp_catch2 import Catch2Parser
+from .dart_test import DartTestParser
 from .dotnet import DotnetParser
 from .exunit import ExUnitParser
 from .go_test import GoParser
@@ -39,6 +40,7 @@ from .py_unittest import UnittestParser
 from .ruby_php import PhpunitParser, RspecParser
 from .rust import CargoParser, NextestParser
 from .scan import any_of, blocks, clean, compile_lambda, contains_any, prefiltered, raw_line, scan_block
+from .swift_testing import SwiftTestingParser
 from .tap import TapParser
 
 PARSER_CLASSES: tuple[type[BaseParser], ...] = (
@@ -62,6 +64,8 @@ PARSER_CLASSES: tuple[type[BaseParser], ...] = (
     ExUnitParser,
     Catch2Parser,
     TapParser,
+    SwiftTestingParser,
+    DartTestParser,
 )
 HINTS = ("auto", *RUNNERS)
 # Lines longer than this are cut to it before anything reads them: every pattern then costs a bounded

@@ -27,6 +27,8 @@ Runner = Literal[
     "exunit",
     "catch2",
     "tap",
+    "swift-testing",
+    "dart",
 ]
 RUNNERS: tuple[str, ...] = Runner.__args__  # type: ignore[attr-defined]
 Confidence = Literal["high", "medium", "low"]

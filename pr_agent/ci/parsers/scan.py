@@ -34,7 +34,7 @@ from ..logs import _ANSI_RE, _BOM, _CARET_ANSI_RE, _TS_RE, clean_line, strip_gh_
 # Line starts that matter although they contain none of the prefilter's words (go -json events too).
 PREFIXES = ("##[", "====", "Ran ", "OK (", "ok  \t", "     Running ", "   Doc-tests", "Total tests", "panic: ",
             "[  PASSED  ] ")
-_WIDE = ("●", "✕", "×", "✖", "›")
+_WIDE = ("●", "✕", "×", "✖", "›", "✘", "\U00100884")
 _STR_BATCH = 4096  # str lines per block
 _END = object()
 
@@ -78,7 +78,9 @@ def prefiltered(s: str) -> bool:
         or "not ok " in s
         or ") test " in s
         or ") doctest " in s
-        or (not s.isascii() and ("●" in s or "✕" in s or "×" in s or "✖" in s or "›" in s))
+        or " [E]" in s
+        or (not s.isascii() and ("●" in s or "✕" in s or "×" in s or "✖" in s or "›" in s or "✘" in s
+                                 or "\U00100884" in s))
     )
 
 
@@ -88,7 +90,7 @@ def prefiltered(s: str) -> bool:
 
 # Substrings of the prefilter's words ("timed" for "timed out": no space, so no pair with a space below).
 _WORDS = ("FAIL", "rror", "fail", "Fail", "ERR", "pass", "<test", "illed", "timed", "RERUN", "not ok ", ") test ",
-          ") doctest ")
+          ") doctest ", " [E]")
 _PAIRS = {w[i : i + 2] for w in _WORDS for i in range(len(w) - 1)}
 _SEQ = r"\x1b(?:\[[0-?]*[ -/]*[@-~]|[@-Z\\-_])"  # one CSI or two-byte sequence, as ``_ANSI_RE`` reads it
 _RUN = f"(?:{_SEQ}(?:{_SEQ})*|)"  # an optional run of them (a branch: cheaper than ``*`` when absent)

@@ -51,6 +51,9 @@ HOSTILE = ["$(touch /tmp/pwned)", "a'b\"c", "`id`", "x; rm -rf ~", "-rf", "sp ac
     ("playwright", "e2e/a.spec.ts:9:3 › finds", {}, ["npx", "playwright", "test", r"e2e/a\.spec\.ts:9"]),
     ("exunit", "test Index updates ticket in listing", {"file_path": "test/lineup_web/live/ticket_live_test.exs"},
      ["mix", "test", "test/lineup_web/live/ticket_live_test.exs", "--only=test:test Index updates ticket in listing"]),
+    ("swift-testing", "roundTrips(value:)", {}, ["swift", "test", r"--filter=roundTrips\(value:\)$"]),
+    ("dart", "Cart removes an item", {"suite": "test/cart_test.dart"},
+     ["dart", "test", "test/cart_test.dart", "--plain-name=Cart removes an item"]),
     ("tap", "rejects a bad port (8080)", {"suite": "node:test", "file_path": "test/config.test.mjs"},
      ["node", "--test", r"--test-name-pattern=(?:^| )rejects a bad port \(8080\)$", "test/config.test.mjs"]),
 ])
@@ -60,13 +63,15 @@ def test_reproduction_commands(runner: str, name: str, kw: dict, want: list[str]
 
 
 @pytest.mark.parametrize("runner", ["pytest", "go", "jest", "vitest", "mocha", "unittest", "cargo", "nextest",
-                                    "rspec", "phpunit", "dotnet", "gradle", "maven", "playwright", "exunit", "tap"])
+                                    "rspec", "phpunit", "dotnet", "gradle", "maven", "playwright", "exunit", "tap",
+                                    "dart"])
 @pytest.mark.parametrize("evil", HOSTILE)
 def test_untrusted_names_stay_one_inert_argument(runner: str, evil: str) -> None:
     def command(word: str) -> str | None:
         name = {"pytest": f"tests/t.py::test_{word}", "go": f"Test{word}", "exunit": f"test {word}",
                 "playwright": f"[chromium] › tests/t.spec.ts:3:5 › {word}"}.get(runner, word)
-        return reproduce_command(runner, name, suite="node:test" if runner == "tap" else None, file_path="tests/t.py")
+        suite = {"tap": "node:test", "dart": "test/t_test.dart"}.get(runner)
+        return reproduce_command(runner, name, suite=suite, file_path="tests/t.py")
 
     cmd, benign = command(evil), command("safe")
     if cmd is None:
@@ -91,6 +96,7 @@ def test_no_command_for_unusable_names() -> None:
     assert reproduce_command("exunit", "MyApp.RepoTest", file_path="test/r_test.exs") is None  # setup_all
     assert reproduce_command("tap", "t", file_path="test/t.js") is None  # tape: no name filter
     assert reproduce_command("catch2", "a test case") is None  # the test binary is not in the log
+    assert reproduce_command("swift-testing", "rejects a trailing comma") is None  # a display name
 
 
 def test_only_per_test_annotations_count() -> None:
