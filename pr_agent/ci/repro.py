@@ -205,6 +205,15 @@ def dart_argv(test_name: str, suite: str | None) -> Argv | None:
     return ["dart", "test", _path(suite), "--plain-name=" + test_name]
 
 
+def minitest_argv(test_name: str, file_path: str | None) -> Argv | None:
+    """``ruby -Itest <file> --name=<method>``: minitest's own ``Klass#method`` selects the method exactly
+    (``--name=/^…$/``, a regular expression, anchored)."""
+    cls, sep, method = test_name.partition("#")
+    if not sep or not method or not file_path or not file_path.endswith(".rb"):
+        return None
+    return ["ruby", "-Itest", _path(file_path), "--name=/^" + _rx(method) + "$/"]
+
+
 def reproduce_argv(runner: str, test_name: str, *, suite: str | None = None, file_path: str | None = None,
                    runners: Iterable[str] = ()) -> Argv | None:
     """The argv that reruns one failed test locally, or None when no exact command exists."""
@@ -249,6 +258,8 @@ def reproduce_argv(runner: str, test_name: str, *, suite: str | None = None, fil
         return swift_testing_argv(name)
     if runner == "dart":
         return dart_argv(name, suite)
+    if runner == "minitest":
+        return minitest_argv(name, file_path)
     return None
 
 

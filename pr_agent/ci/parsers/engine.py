@@ -37,6 +37,7 @@ from .native import GoogleTestParser, XCTestParser
 from .nontest import NonTestDetector
 from .py_pytest import PytestParser
 from .py_unittest import UnittestParser
+from .ruby_minitest import MinitestParser
 from .ruby_php import PhpunitParser, RspecParser
 from .rust import CargoParser, NextestParser
 from .scan import any_of, blocks, clean, compile_lambda, contains_any, prefiltered, raw_line, scan_block
@@ -66,6 +67,7 @@ PARSER_CLASSES: tuple[type[BaseParser], ...] = (
     TapParser,
     SwiftTestingParser,
     DartTestParser,
+    MinitestParser,
 )
 HINTS = ("auto", *RUNNERS)
 # Lines longer than this are cut to it before anything reads them: every pattern then costs a bounded

@@ -29,6 +29,7 @@ Runner = Literal[
     "tap",
     "swift-testing",
     "dart",
+    "minitest",
 ]
 RUNNERS: tuple[str, ...] = Runner.__args__  # type: ignore[attr-defined]
 Confidence = Literal["high", "medium", "low"]

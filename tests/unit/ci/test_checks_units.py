@@ -54,6 +54,8 @@ HOSTILE = ["$(touch /tmp/pwned)", "a'b\"c", "`id`", "x; rm -rf ~", "-rf", "sp ac
     ("swift-testing", "roundTrips(value:)", {}, ["swift", "test", r"--filter=roundTrips\(value:\)$"]),
     ("dart", "Cart removes an item", {"suite": "test/cart_test.dart"},
      ["dart", "test", "test/cart_test.dart", "--plain-name=Cart removes an item"]),
+    ("minitest", "InvoiceTest#test_total_includes_tax", {"file_path": "test/models/invoice_test.rb"},
+     ["ruby", "-Itest", "test/models/invoice_test.rb", "--name=/^test_total_includes_tax$/"]),
     ("tap", "rejects a bad port (8080)", {"suite": "node:test", "file_path": "test/config.test.mjs"},
      ["node", "--test", r"--test-name-pattern=(?:^| )rejects a bad port \(8080\)$", "test/config.test.mjs"]),
 ])
@@ -64,14 +66,16 @@ def test_reproduction_commands(runner: str, name: str, kw: dict, want: list[str]
 
 @pytest.mark.parametrize("runner", ["pytest", "go", "jest", "vitest", "mocha", "unittest", "cargo", "nextest",
                                     "rspec", "phpunit", "dotnet", "gradle", "maven", "playwright", "exunit", "tap",
-                                    "dart"])
+                                    "dart", "minitest"])
 @pytest.mark.parametrize("evil", HOSTILE)
 def test_untrusted_names_stay_one_inert_argument(runner: str, evil: str) -> None:
     def command(word: str) -> str | None:
         name = {"pytest": f"tests/t.py::test_{word}", "go": f"Test{word}", "exunit": f"test {word}",
+                "minitest": f"T#test_{word}",
                 "playwright": f"[chromium] › tests/t.spec.ts:3:5 › {word}"}.get(runner, word)
         suite = {"tap": "node:test", "dart": "test/t_test.dart"}.get(runner)
-        return reproduce_command(runner, name, suite=suite, file_path="tests/t.py")
+        path = "test/t_test.rb" if runner == "minitest" else "tests/t.py"
+        return reproduce_command(runner, name, suite=suite, file_path=path)
 
     cmd, benign = command(evil), command("safe")
     if cmd is None:
