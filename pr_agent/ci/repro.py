@@ -208,7 +208,7 @@ def dart_argv(test_name: str, suite: str | None) -> Argv | None:
 def minitest_argv(test_name: str, file_path: str | None) -> Argv | None:
     """``ruby -Itest <file> --name=<method>``: minitest's own ``Klass#method`` selects the method exactly
     (``--name=/^…$/``, a regular expression, anchored)."""
-    cls, sep, method = test_name.partition("#")
+    _cls, sep, method = test_name.partition("#")
     if not sep or not method or not file_path or not file_path.endswith(".rb"):
         return None
     return ["ruby", "-Itest", _path(file_path), "--name=/^" + _rx(method) + "$/"]
