@@ -77,6 +77,12 @@ def runner_logs() -> dict[str, list[str]]:
             f"  location: '/home/runner/work/calc/calc/test/h.test.mjs:{i + 3}:1'",
             "  failureType: 'testCodeFailure'", "  error: 'boom'", "  ...")],
             f"1..{len(NAMES)}", f"# tests {len(NAMES)}", "# pass 0", f"# fail {len(NAMES)}"],
+        "dart": [*[line for i, n in enumerate(NAMES) for line in (
+            f"00:01 +0 -{i + 1}: test/h_test.dart: Suite {n} [E]", "  Expected: <1>", "    Actual: <2>", "",
+            f"  test/h_test.dart {i + 3}:5  main.<fn>", "")], f"00:02 +0 -{len(NAMES)}: Some tests failed."],
+        "minitest": ["# Running:", "", "F" * len(NAMES), "", *[line for i, n in enumerate(NAMES) for line in (
+            f"  {i + 1}) Failure:", f"HTest#test_{n} [test/h_test.rb:{i + 3}]:", "Expected: 1", "  Actual: 2", "")],
+            f"{len(NAMES)} runs, {len(NAMES)} assertions, {len(NAMES)} failures, 0 errors, 0 skips"],
     }
 
 
@@ -127,6 +133,12 @@ def assert_selects_exactly(f: dict[str, Any], argvs: list[list[str]]) -> None:
         prog, flag, pattern, path = argv
         assert (prog, flag, path) == ("node", "--test", f["file_path"]) and pattern.startswith("--test-name-pattern=")
         assert re.search(pattern[len("--test-name-pattern="):], name), (pattern, name)
+    elif runner == "dart":  # dart test's --plain-name is the test's full name, plainly
+        assert argv == ["dart", "test", f["suite"], f"--plain-name={name}"]
+    elif runner == "minitest":  # ruby's --name=/^method$/ selects the method
+        prog, inc, path, flag = argv
+        assert (prog, inc, path) == ("ruby", "-Itest", f["file_path"]) and flag.startswith("--name=/")
+        assert re.fullmatch(flag[len("--name=/"):-1], name.split("#", 1)[1]), (flag, name)
     else:
         raise AssertionError(f"no expectation for runner {runner}")
 
