@@ -86,7 +86,8 @@ def parse_review(file: str, author: str | None, as_json: bool) -> None:
 # (tests/unit/test_offline.py keeps the two equal).
 LOG_FORMATS = ("auto", "pytest", "unittest", "jest", "vitest", "mocha", "go", "cargo", "nextest", "rspec", "phpunit",
                "dotnet", "junit", "gradle", "maven", "googletest", "xctest", "playwright", "exunit", "catch2", "tap",
-               "swift-testing", "dart", "minitest")
+               "swift-testing", "dart", "minitest",
+               "cypress")
 
 
 def log_lines(path: str) -> Iterator[bytes]:

@@ -27,7 +27,7 @@ from .dotnet import DotnetParser
 from .exunit import ExUnitParser
 from .go_test import GoParser
 from .js_jest import JestParser
-from .js_mocha import MochaParser
+from .js_mocha import CypressParser, MochaParser
 from .js_playwright import PlaywrightParser
 from .js_vitest import VitestParser
 from .junit_xml import JunitXmlParser
@@ -50,6 +50,7 @@ PARSER_CLASSES: tuple[type[BaseParser], ...] = (
     JestParser,
     VitestParser,
     MochaParser,
+    CypressParser,
     GoParser,
     CargoParser,
     NextestParser,
@@ -292,6 +293,17 @@ def _drop_nextest_echo(parsers: list[BaseParser], results: dict[str, list[Draft]
         cargo.first_seen = None
 
 
+def _drop_mocha_echo(parsers: list[BaseParser], results: dict[str, list[Draft]]) -> None:
+    """Cypress prints mocha's spec reporter: where Cypress's headers were seen, keep the Cypress view."""
+    cypress = next((p for p in parsers if p.runner == "cypress"), None)
+    mocha = next((p for p in parsers if p.runner == "mocha"), None)
+    if cypress is None or mocha is None or cypress.first_seen is None:
+        return
+    results["mocha"] = []
+    mocha.passed = mocha.failed = None
+    mocha.first_seen = None
+
+
 def parse_log(
     lines: Iterable[str] | Iterable[bytes],
     *,
@@ -331,6 +343,7 @@ def parse_log(
     for pkg, pkg_lines in go.pkg_failures if go is not None else ():
         nontest.hint(f"go test: package {pkg} failed outside any test: {pkg_lines[0]}", pkg_lines)
     _drop_nextest_echo(parsers, results)
+    _drop_mocha_echo(parsers, results)
     failures = [_to_model(d, check_name) for p in parsers for d in results[p.runner] if d.test_name.strip()]
     failed = {f.test_name for f in failures}
     flaky = [name for p in parsers if isinstance(p, PytestParser) for name in p.reruns if name not in failed]

@@ -30,6 +30,7 @@ Runner = Literal[
     "swift-testing",
     "dart",
     "minitest",
+    "cypress",
 ]
 RUNNERS: tuple[str, ...] = Runner.__args__  # type: ignore[attr-defined]
 Confidence = Literal["high", "medium", "low"]

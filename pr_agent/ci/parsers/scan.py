@@ -79,6 +79,8 @@ def prefiltered(s: str) -> bool:
         or ") test " in s
         or ") doctest " in s
         or " [E]" in s
+        or "Running:  " in s
+        or "Searched:  " in s
         or (not s.isascii() and ("●" in s or "✕" in s or "×" in s or "✖" in s or "›" in s or "✘" in s
                                  or "\U00100884" in s))
     )
@@ -90,7 +92,7 @@ def prefiltered(s: str) -> bool:
 
 # Substrings of the prefilter's words ("timed" for "timed out": no space, so no pair with a space below).
 _WORDS = ("FAIL", "rror", "fail", "Fail", "ERR", "pass", "<test", "illed", "timed", "RERUN", "not ok ", ") test ",
-          ") doctest ", " [E]")
+          ") doctest ", " [E]", "Running:  ", "Searched:  ")
 _PAIRS = {w[i : i + 2] for w in _WORDS for i in range(len(w) - 1)}
 _SEQ = r"\x1b(?:\[[0-?]*[ -/]*[@-~]|[@-Z\\-_])"  # one CSI or two-byte sequence, as ``_ANSI_RE`` reads it
 _RUN = f"(?:{_SEQ}(?:{_SEQ})*|)"  # an optional run of them (a branch: cheaper than ``*`` when absent)

@@ -4,7 +4,7 @@ parser (``hint=``), and only the parsers of the fixture's own runners find failu
 The one declared overlap: nextest replays libtest's own output inside its sections, so the cargo parser
 alone finds those tests in a nextest log; ``parse_log`` keeps the nextest view (``_drop_nextest_echo``).
 Beside the fixtures, Playwright's list reporter is read by its own parser (never vitest's), Cypress's spec
-reporter is mocha's (with mocha's own id), and XCTest's
+reporter (mocha's) is read as Cypress's (with mocha's own id), and XCTest's
 ``file.swift:N: error:`` assertion lines are failed tests, not a compile error."""
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ from pr_agent.ci.parsers.models import RUNNERS
 from .regen_expected import LOGS, cases, expected_path
 
 CASES = cases()
-OVERLAPS = {("nextest", "cargo")}  # (the fixture's runner, the parser that may also see failures in it)
+# (the fixture's runner, the parser that may also see failures in it): nextest replays libtest's output,
+# Cypress prints mocha's spec reporter (the engine keeps the nextest and the Cypress views).
+OVERLAPS = {("nextest", "cargo"), ("cypress", "mocha")}
 
 PLAYWRIGHT = """Running 3 tests using 2 workers
 
@@ -87,8 +89,10 @@ def test_playwright_is_not_vitest_and_cypress_is_not_a_wrong_mocha_id() -> None:
         ("playwright", "[chromium] › tests/example.spec.ts:8:5 › get started link", "tests/example.spec.ts", 8)]
     assert (pw.passed_count, pw.failed_count) == (2, 1)
     cy = parse_log(CYPRESS.splitlines(keepends=True))
-    # Cypress's spec reporter is mocha's: the id is mocha's own "Suite test", with the spec file's line.
-    assert [(f.runner, f.test_name) for f in cy.failures] == [("mocha", "Login logs in with valid credentials")]
+    # Cypress's spec reporter is mocha's: read as Cypress's (the spec is the suite), with mocha's own id.
+    assert [(f.runner, f.test_name, f.suite) for f in cy.failures] == [
+        ("cypress", "Login logs in with valid credentials", "login.cy.js")]
+    assert cy.runners_detected == ["cypress"]
 
 
 def test_xctest_assertion_is_a_failed_test_not_a_compile_error() -> None:
