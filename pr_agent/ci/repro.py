@@ -214,6 +214,14 @@ def minitest_argv(test_name: str, file_path: str | None) -> Argv | None:
     return ["ruby", "-Itest", _path(file_path), "--name=/^" + _rx(method) + "$/"]
 
 
+def stestr_argv(test_name: str) -> Argv | None:
+    """``stestr run '^<id>(\\[|$)'``: stestr selects tests by a regular expression over their ids, which
+    may carry ``[tags]``."""
+    if not re.fullmatch(r"[\w.]+", test_name):
+        return None
+    return ["stestr", "run", "^" + _rx(test_name) + r"(\[|$)"]
+
+
 def reproduce_argv(runner: str, test_name: str, *, suite: str | None = None, file_path: str | None = None,
                    runners: Iterable[str] = ()) -> Argv | None:
     """The argv that reruns one failed test locally, or None when no exact command exists."""
@@ -260,6 +268,8 @@ def reproduce_argv(runner: str, test_name: str, *, suite: str | None = None, fil
         return dart_argv(name, suite)
     if runner == "minitest":
         return minitest_argv(name, file_path)
+    if runner == "stestr":
+        return stestr_argv(name)
     return None
 
 

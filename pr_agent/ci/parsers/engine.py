@@ -36,6 +36,7 @@ from .models import RUNNERS, ParsedLog, TestFailure
 from .native import GoogleTestParser, XCTestParser
 from .nontest import NonTestDetector
 from .py_pytest import PytestParser
+from .py_stestr import StestrParser
 from .py_unittest import UnittestParser
 from .ruby_minitest import MinitestParser
 from .ruby_php import PhpunitParser, RspecParser
@@ -69,6 +70,7 @@ PARSER_CLASSES: tuple[type[BaseParser], ...] = (
     SwiftTestingParser,
     DartTestParser,
     MinitestParser,
+    StestrParser,
 )
 HINTS = ("auto", *RUNNERS)
 # Lines longer than this are cut to it before anything reads them: every pattern then costs a bounded

@@ -31,6 +31,7 @@ Runner = Literal[
     "dart",
     "minitest",
     "cypress",
+    "stestr",
 ]
 RUNNERS: tuple[str, ...] = Runner.__args__  # type: ignore[attr-defined]
 Confidence = Literal["high", "medium", "low"]

@@ -56,6 +56,8 @@ HOSTILE = ["$(touch /tmp/pwned)", "a'b\"c", "`id`", "x; rm -rf ~", "-rf", "sp ac
      ["dart", "test", "test/cart_test.dart", "--plain-name=Cart removes an item"]),
     ("minitest", "InvoiceTest#test_total_includes_tax", {"file_path": "test/models/invoice_test.rb"},
      ["ruby", "-Itest", "test/models/invoice_test.rb", "--name=/^test_total_includes_tax$/"]),
+    ("stestr", "myproj.tests.unit.test_db.DBTest.test_migrate", {},
+     ["stestr", "run", r"^myproj\.tests\.unit\.test_db\.DBTest\.test_migrate(\[|$)"]),
     ("tap", "rejects a bad port (8080)", {"suite": "node:test", "file_path": "test/config.test.mjs"},
      ["node", "--test", r"--test-name-pattern=(?:^| )rejects a bad port \(8080\)$", "test/config.test.mjs"]),
 ])

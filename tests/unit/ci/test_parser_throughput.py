@@ -27,12 +27,16 @@ MORE_FRAGMENTS = ["[  FAILED  ] ", "[  PASSED  ] ", "x_test.cc:12: Failure", "a.
                   "  1) test ", "  1) A.B: failure on setup_all callback", "1 test, 1 failure", ": FAILED:",
                   "a.cpp(1): FAILED:", "test cases: 1 | ", "not ok 1 - ", "not ok ", "# fail ", "  at: ",
                   "  location: '", "✘ Test ", "✘ Test x() recorded an issue at ", " recorded an issue with ",
-                  "00:01 +1 -1: ", " [E]", "EXCEPTION CAUGHT BY", "#3 main (file:///a_test.dart:"]
+                  "00:01 +1 -1: ", " [E]", "EXCEPTION CAUGHT BY", "#3 main (file:///a_test.dart:",
+                  "  1) Failure:", "A#test_b [a_test.rb:", "bin/rails test ", "  Running:  a.cy.js  (1 of 1)",
+                  "{0} a.b.C.test_d [0.1s] ... FAILED", "Failed 1 tests - output below:", " - Failed: "]
 MORE_CONTEXTS = ["[ RUN      ] A.B\nx_test.cc:3: Failure", "--- FAIL: TestX (0.00s)\n    assertions.go:1: ",
                  "  1) [chromium] › a.spec.ts:1:1 › t\n\n    Error: x", "  1) test t (M)\n     test/a_test.exs:3",
                  "-" * 79 + "\nT\n" + "-" * 79 + "\na.cpp:1\n" + "." * 79 + "\na.cpp:2: FAILED:",
                  "not ok 1 - t\n  ---\n  error: |-", "✘ Test x() recorded an issue at A.swift:1:1: e",
-                 "══╡ EXCEPTION CAUGHT BY FLUTTER TEST FRAMEWORK ╞══\n00:01 +0 -1: t [E]"]
+                 "══╡ EXCEPTION CAUGHT BY FLUTTER TEST FRAMEWORK ╞══\n00:01 +0 -1: t [E]",
+                 "  1) Failure:\nA#test_b [a_test.rb:3]:", "  Running:  a.cy.js  (1 of 1)\n  1 failing\n\n  1) S",
+                 "Failed 1 tests - output below:\na.b.C.test_d\n---\nCaptured traceback:"]
 # Of the ordinary log's MB/s. The goal is 0.32 (20 MB/s where the ordinary log runs at the 62.9 MB/s bench
 # measures for its 200 MB log, docs/benchmarks.md figure 3); the slowest shapes measure 0.31-0.41 on a
 # loaded 2-core machine, so the floor is 0.2 (~12.6 MB/s there). A pattern quadratic in a run of one
