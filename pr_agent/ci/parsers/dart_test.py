@@ -32,7 +32,7 @@ def _split(text: str) -> tuple[str | None, str]:
 class DartTestParser(BaseParser):
     runner = "dart"
     first_chars = "0"
-    words = (" [E]", "Some tests failed", "All tests passed!", "Failing tests:")
+    words = ("[E]", "Some tests failed", "All tests passed!", "Failing tests:")
 
     def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
         super().__init__(ctx)

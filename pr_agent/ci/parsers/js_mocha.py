@@ -93,7 +93,7 @@ class CypressParser(MochaParser):
     without a ``Running:`` header is mocha's, not Cypress's."""
 
     runner = "cypress"
-    words = ("Running:  ", "(Results)", "Searched:")
+    words = ("Running:", "(Results)", "Searched:")
 
     def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
         super().__init__(ctx)
