@@ -38,7 +38,7 @@ MORE_CONTEXTS = ["[ RUN      ] A.B\nx_test.cc:3: Failure", "--- FAIL: TestX (0.0
                  "  1) Failure:\nA#test_b [a_test.rb:3]:", "  Running:  a.cy.js  (1 of 1)\n  1 failing\n\n  1) S",
                  "Failed 1 tests - output below:\na.b.C.test_d\n---\nCaptured traceback:"]
 # Of the ordinary log's MB/s. The goal is 0.32 (20 MB/s where the ordinary log runs at the 62.9 MB/s bench
-# measures for its 200 MB log, docs/benchmarks.md figure 3); the slowest shapes measure 0.31-0.41 on a
+# measures for its 200 MB log, docs/benchmarks.md figure 3); the slowest shapes measure 0.28-0.41 on a
 # loaded 2-core machine, so the floor is 0.2 (~12.6 MB/s there). A pattern quadratic in a run of one
 # character within the 4096-character bound (a digit run under ``(\d+) `` without ``(?<!\d)``) measured
 # 0.11-0.16: below the floor.
