@@ -88,7 +88,9 @@ def parse_review(file: str, author: str | None, as_json: bool) -> None:
 # The runners of pr_agent.ci.parsers.HINTS, spelled out so the CLI starts without importing the parsers
 # (tests/unit/test_offline.py keeps the two equal).
 LOG_FORMATS = ("auto", "pytest", "unittest", "jest", "vitest", "mocha", "go", "cargo", "nextest", "rspec", "phpunit",
-               "dotnet", "junit", "gradle", "maven", "googletest", "xctest")
+               "dotnet", "junit", "gradle", "maven", "googletest", "xctest", "playwright", "exunit", "catch2", "tap",
+               "swift-testing", "dart", "minitest",
+               "cypress", "stestr")
 
 
 def log_lines(path: str) -> Iterator[bytes]:

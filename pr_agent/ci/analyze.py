@@ -11,6 +11,8 @@ recognisable the tail of the failed step is those lines. Never an "Unknown test"
 from __future__ import annotations
 
 import re
+import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -155,7 +157,7 @@ def _fallback_non_test(a: Analysis, tail: list[str]) -> dict[str, Any]:
                 "decisive_lines": detail}
     lines = [ln.strip() for ln in tail if ln.strip() and not ln.startswith("##[")][-15:]
     head = lines[-1] if lines else ""
-    return {"kind": "unknown", "summary": "The job failed without a recognisable test failure" +
+    return {"kind": "unknown", "summary": "Unrecognised failure" +
             (f": {_short(head, 200)}" if head else ""), "decisive_lines": lines}
 
 
@@ -174,8 +176,16 @@ def _window(lines: Iterator[str], step: StepTiming) -> Iterator[str]:
             yield line
 
 
-def _parse(raw: IO[bytes], a: Analysis, steps: list[StepTiming]) -> ParsedLog:
+def _parse(raw: IO[bytes], a: Analysis, steps: list[StepTiming], limits: dict[str, Any]) -> ParsedLog:
+    """``limits``: ``timeout`` (seconds for all the parsing of this log) and ``cancel`` (an event) for
+    ``parse_log``."""
     name = a.check.display_name
+    deadline = time.monotonic() + limits["timeout"] if limits.get("timeout") is not None else None
+
+    def left() -> dict[str, Any]:
+        return {"cancel": limits.get("cancel"),
+                "timeout": None if deadline is None else max(0.0, deadline - time.monotonic())}
+
     cut = slice_failed_step(text_lines(raw), steps, None)
     a.step = next((s for s in steps if s.number == cut.step_number), None) if cut.step_number else None
     a.slice_method = cut.method
@@ -184,13 +194,14 @@ def _parse(raw: IO[bytes], a: Analysis, steps: list[StepTiming]) -> ParsedLog:
         raw.seek(0)
         lines = text_lines(raw)
         step = a.step
-        parsed = parse_log(_window(lines, step) if cut.method == "timestamps" and step else lines, check_name=name)
+        parsed = parse_log(_window(lines, step) if cut.method == "timestamps" and step else lines, check_name=name,
+                           **left())
     else:
-        parsed = parse_log(cut.lines, check_name=name)
+        parsed = parse_log(cut.lines, check_name=name, **left())
     unsure = not parsed.failures and (parsed.non_test_failure is None or parsed.non_test_failure.kind == "unknown")
     if unsure and cut.method != "whole_log":  # the cut may have missed: read the whole log once more
         raw.seek(0)
-        whole = parse_log(text_lines(raw), check_name=name)
+        whole = parse_log(text_lines(raw), check_name=name, **left())
         if whole.failures or (whole.non_test_failure and whole.non_test_failure.kind != "unknown"):
             parsed = whole
     return parsed
@@ -240,10 +251,14 @@ def _add_note(a: Analysis, text: str) -> None:
     a.note = f"{a.note}; {text}" if a.note else text
 
 
-def analyze_check(check: Check, raw: IO[bytes] | PrAgentError | None, details: CheckDetails | None) -> Analysis:
+def analyze_check(check: Check, raw: IO[bytes] | PrAgentError | None, details: CheckDetails | None, *,
+                  timeout: float | None = None, cancel: threading.Event | None = None) -> Analysis:
     """Parse what explains one failed check run from its log (see :func:`fetch_log`) and its steps and
     annotations (None: not read). Closes ``raw``. A log that is not available yet makes the analysis
-    non-final (``final`` False: asked again on the next poll while CI still runs)."""
+    non-final (``final`` False: asked again on the next poll while CI still runs).
+
+    Parsing the log stops once ``cancel`` is set (the ``cancelled`` error propagates) or after ``timeout``
+    seconds (``GH_PR_AGENT_TIMEOUT``): then the analysis says so and reports no test from that log."""
     a = quick_analysis(check)
     if a is not None:
         if raw is not None and not isinstance(raw, PrAgentError):
@@ -263,7 +278,12 @@ def analyze_check(check: Check, raw: IO[bytes] | PrAgentError | None, details: C
     elif raw is not None:
         try:
             a.log_available, a.log_status = True, "read"
-            parsed = _parse(raw, a, steps)
+            parsed = _parse(raw, a, steps, {"timeout": timeout, "cancel": cancel})
+        except PrAgentError as err:
+            if err.code != "timeout":
+                raise
+            _add_note(a, f"parsing its log took longer than {timeout:g}s (GH_PR_AGENT_TIMEOUT), so the failing "
+                      f"tests in it are not reported (stopped after {err.details.get('lines_read', 0)} lines)")
         finally:
             raw.close()
     if a.step is None and steps:

@@ -93,7 +93,9 @@ class FanOut:
         details = self._details_of(check)
         log: Future[Any] = self.jobs.submit(fetch_log, self.ctx, self.ref, check) \
             if Analysis(check).is_actions else _done(None)
-        self.started[key] = self._join(lambda raw, d: analyze_check(check, raw, d), log, details)
+        ctx = self.ctx
+        self.started[key] = self._join(
+            lambda raw, d: analyze_check(check, raw, d, timeout=ctx.gh.timeout, cancel=ctx.cancel), log, details)
 
     def close(self) -> None:
         """No more pages: ask for the steps and annotations of the check runs still waiting."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 from urllib.parse import quote
 
+from pr_agent.ci.logs import decoded_lines
 from pr_agent.ci.rollup import Rollup, build_rollup
 from pr_agent.context import Context
 from pr_agent.errors import PrAgentError
@@ -179,6 +180,6 @@ def download_log(ctx: Context, ref: PRRef, job_id: int) -> IO[bytes]:
 
 
 def text_lines(raw: IO[bytes]) -> Iterator[str]:
-    """Decoded lines of a binary log file (invalid UTF-8 replaced), streamed."""
-    for line in raw:
-        yield line.decode("utf-8", "replace")
+    """Decoded lines of a binary log file, streamed, whatever its encoding (``logs.decoded_lines``: UTF-8
+    with or without BOM, UTF-16 LE/BE; invalid bytes become U+FFFD)."""
+    return decoded_lines(iter(lambda: raw.read(1 << 20), b""))

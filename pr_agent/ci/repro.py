@@ -162,6 +162,66 @@ def junit_argv(test_name: str, suite: str | None, file_path: str | None,
     return None
 
 
+def playwright_argv(test_name: str) -> Argv | None:
+    """``npx playwright test <file>:<line> --project=<p>``: the id's own file and line select the test
+    (Playwright reads the file part as a regular expression: escaped)."""
+    parts = test_name.split(" › ")
+    project = parts[0][1:-1] if parts[0].startswith("[") and parts[0].endswith("]") else None
+    where = parts[1] if project is not None and len(parts) > 2 else parts[0]
+    path, _, rest = where.rpartition(":")
+    path, _, line = path.rpartition(":")
+    if not (path and line.isdigit() and rest.isdigit()) or path.startswith("-") or (project or "x").startswith("-"):
+        return None
+    return ["npx", "playwright", "test", f"{_rx(path)}:{line}", *([f"--project={project}"] if project else [])]
+
+
+def exunit_argv(test_name: str, file_path: str | None) -> Argv | None:
+    """``mix test <file> --only=test:<name>``: ExUnit tags every test with its own name."""
+    if not test_name.startswith(("test ", "doctest ", "property ")):
+        return None  # a module's setup_all failure: its file reruns it
+    return ["mix", "test", *([_path(file_path)] if file_path else []), "--only=test:" + test_name]
+
+
+def tap_argv(test_name: str, suite: str | None, file_path: str | None) -> Argv | None:
+    """node:test only (the other TAP producers have no name filter): ``--test-name-pattern`` is a regular
+    expression matched against the name, alone or after its ancestors' names."""
+    if suite != "node:test" or not file_path:
+        return None
+    return ["node", "--test", "--test-name-pattern=(?:^| )" + _rx(test_name) + "$", _path(file_path)]
+
+
+def swift_testing_argv(test_name: str) -> Argv | None:
+    """``swift test --filter=<name>$`` for a test printed by its function name (``loadsConfig()``); a display
+    name (``"rejects a trailing comma"``) is no filter ``swift test`` knows: None."""
+    if not re.fullmatch(r"[A-Za-z_]\w*\([\w:]*\)", test_name):
+        return None
+    return ["swift", "test", "--filter=" + _rx(test_name) + "$"]
+
+
+def dart_argv(test_name: str, suite: str | None) -> Argv | None:
+    """``dart test <file> --plain-name=<name>`` (what Flutter itself prints to rerun a failed test)."""
+    if not suite or not suite.endswith(".dart"):
+        return None
+    return ["dart", "test", _path(suite), "--plain-name=" + test_name]
+
+
+def minitest_argv(test_name: str, file_path: str | None) -> Argv | None:
+    """``ruby -Itest <file> --name=<method>``: minitest's own ``Klass#method`` selects the method exactly
+    (``--name=/^…$/``, a regular expression, anchored)."""
+    _cls, sep, method = test_name.partition("#")
+    if not sep or not method or not file_path or not file_path.endswith(".rb"):
+        return None
+    return ["ruby", "-Itest", _path(file_path), "--name=/^" + _rx(method) + "$/"]
+
+
+def stestr_argv(test_name: str) -> Argv | None:
+    """``stestr run '^<id>(\\[|$)'``: stestr selects tests by a regular expression over their ids, which
+    may carry ``[tags]``."""
+    if not re.fullmatch(r"[\w.]+", test_name):
+        return None
+    return ["stestr", "run", "^" + _rx(test_name) + r"(\[|$)"]
+
+
 def reproduce_argv(runner: str, test_name: str, *, suite: str | None = None, file_path: str | None = None,
                    runners: Iterable[str] = ()) -> Argv | None:
     """The argv that reruns one failed test locally, or None when no exact command exists."""
@@ -196,6 +256,20 @@ def reproduce_argv(runner: str, test_name: str, *, suite: str | None = None, fil
         return maven_argv(name, suite)
     if runner == "junit":
         return junit_argv(name, suite, file_path, runners)
+    if runner == "playwright":
+        return playwright_argv(name)
+    if runner == "exunit":
+        return exunit_argv(name, file_path)
+    if runner == "tap":
+        return tap_argv(name, suite, file_path)
+    if runner == "swift-testing":
+        return swift_testing_argv(name)
+    if runner == "dart":
+        return dart_argv(name, suite)
+    if runner == "minitest":
+        return minitest_argv(name, file_path)
+    if runner == "stestr":
+        return stestr_argv(name)
     return None
 
 

@@ -64,6 +64,25 @@ def runner_logs() -> dict[str, list[str]]:
         "mocha": ["  0 passing (3ms)", f"  {len(NAMES)} failing", "", *[line for i, n in enumerate(NAMES) for line in (
             f"  {i + 1}) Suite", f"       {n}:", "     AssertionError: boom",
             "      at Context.<anonymous> (test/h.spec.js:3:9)", "")]],
+        "playwright": [f"Running {len(NAMES)} tests", "", *[line for i, n in enumerate(NAMES) for line in (
+            f"  {i + 1}) [chromium] › tests/h.spec.ts:{i + 3}:5 › Suite › {n} ───", "", "    Error: boom", "")],
+            f"  {len(NAMES)} failed",
+            *[f"    [chromium] › tests/h.spec.ts:{i + 3}:5 › Suite › {n} ───" for i, n in enumerate(NAMES)]],
+        "exunit": ["Running ExUnit with seed: 1, max_cases: 2", "", *[line for i, n in enumerate(NAMES) for line in (
+            f"  {i + 1}) test {n} (Calc.HTest)", f"     test/h_test.exs:{i + 3}", "     Assertion with == failed",
+            "     stacktrace:", f"       test/h_test.exs:{i + 4}: (test)", "")],
+            "Finished in 0.1 seconds (0.00s async, 0.1s sync)", f"{len(NAMES)} tests, {len(NAMES)} failures"],
+        "tap": ["TAP version 13", *[line for i, n in enumerate(NAMES) for line in (
+            f"# Subtest: {n}", f"not ok {i + 1} - {n}", "  ---",
+            f"  location: '/home/runner/work/calc/calc/test/h.test.mjs:{i + 3}:1'",
+            "  failureType: 'testCodeFailure'", "  error: 'boom'", "  ...")],
+            f"1..{len(NAMES)}", f"# tests {len(NAMES)}", "# pass 0", f"# fail {len(NAMES)}"],
+        "dart": [*[line for i, n in enumerate(NAMES) for line in (
+            f"00:01 +0 -{i + 1}: test/h_test.dart: Suite {n} [E]", "  Expected: <1>", "    Actual: <2>", "",
+            f"  test/h_test.dart {i + 3}:5  main.<fn>", "")], f"00:02 +0 -{len(NAMES)}: Some tests failed."],
+        "minitest": ["# Running:", "", "F" * len(NAMES), "", *[line for i, n in enumerate(NAMES) for line in (
+            f"  {i + 1}) Failure:", f"HTest#test_{n} [test/h_test.rb:{i + 3}]:", "Expected: 1", "  Actual: 2", "")],
+            f"{len(NAMES)} runs, {len(NAMES)} assertions, {len(NAMES)} failures, 0 errors, 0 skips"],
     }
 
 
@@ -102,6 +121,24 @@ def assert_selects_exactly(f: dict[str, Any], argvs: list[list[str]]) -> None:
         prog, tool, target, grep = argv
         assert (prog, tool, target) == ("npx", "mocha", f["file_path"]) and grep.startswith("--grep=")
         assert _regex_selects(grep[len("--grep="):], name), (grep, name)
+    elif runner == "playwright":  # the id's own file (a regex Playwright matches on the path) and line
+        prog, tool, sub, where, project = argv
+        where_path, _, where_line = where.rpartition(":")
+        path, line, _col = name.split(" › ")[1].rsplit(":", 2)
+        assert (prog, tool, sub, project) == ("npx", "playwright", "test", "--project=chromium")
+        assert re.fullmatch(where_path, path) and where_line == line, (where, name)
+    elif runner == "exunit":  # ExUnit tags each test with its own name
+        assert argv == ["mix", "test", f["file_path"], f"--only=test:{name}"]
+    elif runner == "tap":  # node --test's name pattern, matched on the name
+        prog, flag, pattern, path = argv
+        assert (prog, flag, path) == ("node", "--test", f["file_path"]) and pattern.startswith("--test-name-pattern=")
+        assert re.search(pattern[len("--test-name-pattern="):], name), (pattern, name)
+    elif runner == "dart":  # dart test's --plain-name is the test's full name, plainly
+        assert argv == ["dart", "test", f["suite"], f"--plain-name={name}"]
+    elif runner == "minitest":  # ruby's --name=/^method$/ selects the method
+        prog, inc, path, flag = argv
+        assert (prog, inc, path) == ("ruby", "-Itest", f["file_path"]) and flag.startswith("--name=/")
+        assert re.fullmatch(flag[len("--name=/"):-1], name.split("#", 1)[1]), (flag, name)
     else:
         raise AssertionError(f"no expectation for runner {runner}")
 

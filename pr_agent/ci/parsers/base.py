@@ -197,6 +197,8 @@ def rel_path(path: str) -> str:
     p = path.strip().strip("\"'")
     if p.startswith("file://"):
         p = p[7:]
+    elif p.startswith("webpack://"):  # a bundler's source URL: webpack://<project>/./src/a.js
+        p = p[len("webpack://") :].partition("/")[2] or p
     p = p.replace("\\", "/")
     if p.startswith("/github/workspace/"):
         return p[len("/github/workspace/") :]

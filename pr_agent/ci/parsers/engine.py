@@ -21,10 +21,14 @@ from collections.abc import Callable, Iterable
 from ...errors import PrAgentError
 from ..logs import decode_pieces
 from .base import MAX_MESSAGE_CHARS, RING_SIZE, BaseParser, Context, Draft
+from .cpp_catch2 import Catch2Parser
+from .dart_test import DartTestParser
 from .dotnet import DotnetParser
+from .exunit import ExUnitParser
 from .go_test import GoParser
 from .js_jest import JestParser
-from .js_mocha import MochaParser
+from .js_mocha import CypressParser, MochaParser
+from .js_playwright import PlaywrightParser
 from .js_vitest import VitestParser
 from .junit_xml import JunitXmlParser
 from .jvm import GradleParser, MavenParser
@@ -32,10 +36,14 @@ from .models import RUNNERS, ParsedLog, TestFailure
 from .native import GoogleTestParser, XCTestParser
 from .nontest import NonTestDetector
 from .py_pytest import PytestParser
+from .py_stestr import StestrParser
 from .py_unittest import UnittestParser
+from .ruby_minitest import MinitestParser
 from .ruby_php import PhpunitParser, RspecParser
 from .rust import CargoParser, NextestParser
 from .scan import any_of, blocks, clean, compile_lambda, contains_any, prefiltered, raw_line, scan_block
+from .swift_testing import SwiftTestingParser
+from .tap import TapParser
 
 PARSER_CLASSES: tuple[type[BaseParser], ...] = (
     PytestParser,
@@ -43,6 +51,7 @@ PARSER_CLASSES: tuple[type[BaseParser], ...] = (
     JestParser,
     VitestParser,
     MochaParser,
+    CypressParser,
     GoParser,
     CargoParser,
     NextestParser,
@@ -54,6 +63,14 @@ PARSER_CLASSES: tuple[type[BaseParser], ...] = (
     MavenParser,
     GoogleTestParser,
     XCTestParser,
+    PlaywrightParser,
+    ExUnitParser,
+    Catch2Parser,
+    TapParser,
+    SwiftTestingParser,
+    DartTestParser,
+    MinitestParser,
+    StestrParser,
 )
 HINTS = ("auto", *RUNNERS)
 # Lines longer than this are cut to it before anything reads them: every pattern then costs a bounded
@@ -278,6 +295,17 @@ def _drop_nextest_echo(parsers: list[BaseParser], results: dict[str, list[Draft]
         cargo.first_seen = None
 
 
+def _drop_mocha_echo(parsers: list[BaseParser], results: dict[str, list[Draft]]) -> None:
+    """Cypress prints mocha's spec reporter: where Cypress's headers were seen, keep the Cypress view."""
+    cypress = next((p for p in parsers if p.runner == "cypress"), None)
+    mocha = next((p for p in parsers if p.runner == "mocha"), None)
+    if cypress is None or mocha is None or cypress.first_seen is None:
+        return
+    results["mocha"] = []
+    mocha.passed = mocha.failed = None
+    mocha.first_seen = None
+
+
 def parse_log(
     lines: Iterable[str] | Iterable[bytes],
     *,
@@ -317,10 +345,12 @@ def parse_log(
     for pkg, pkg_lines in go.pkg_failures if go is not None else ():
         nontest.hint(f"go test: package {pkg} failed outside any test: {pkg_lines[0]}", pkg_lines)
     _drop_nextest_echo(parsers, results)
+    _drop_mocha_echo(parsers, results)
     failures = [_to_model(d, check_name) for p in parsers for d in results[p.runner] if d.test_name.strip()]
     failed = {f.test_name for f in failures}
     flaky = [name for p in parsers if isinstance(p, PytestParser) for name in p.reruns if name not in failed]
     flaky += [key.split(" ", 1)[-1] for p in parsers if isinstance(p, NextestParser) for key in p.ok]
+    flaky += [name for p in parsers if isinstance(p, PlaywrightParser) for name in p.flaky_names]
     detected = sorted((p for p in parsers if p.first_seen is not None), key=lambda p: p.first_seen or 0)
     counted = [p for p in detected if p.passed is not None or p.failed is not None]
     return ParsedLog(

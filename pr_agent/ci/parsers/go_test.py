@@ -22,6 +22,9 @@ _MAX_BUF = 40
 
 def _log_message(lines: list[str]) -> tuple[str | None, str | None, int | None]:
     """Message, file and line from go test log lines (``    x_test.go:12: msg`` plus continuations)."""
+    race = _race(lines)
+    if race is not None:
+        return race
     msg: list[str] = []
     path: str | None = None
     line_no: int | None = None
@@ -38,6 +41,29 @@ def _log_message(lines: list[str]) -> tuple[str | None, str | None, int | None]:
         text, trace = found
         return (trim_message(text) or None), *(trace or (path, line_no))
     return (trim_message(msg) or None), path, line_no
+
+
+def _race(lines: list[str]) -> tuple[str | None, str | None, int | None] | None:
+    """The race detector's report (``go test -race``): ``WARNING: DATA RACE``, the two conflicting accesses
+    with their stacks, then ``testing.go:NNNN: race detected during execution of test``. The message is the
+    first access and its top frame; the location is the first frame in a ``_test.go`` file (the test's own
+    code), never ``testing.go``. None when the lines hold no race report."""
+    start = next((i for i, s in enumerate(lines) if s.strip() == "WARNING: DATA RACE"), None)
+    if start is None:
+        return None
+    block: list[str] = []
+    for s in lines[start + 1 :]:
+        if s.strip().startswith("=================="):
+            break
+        block.append(s)
+    msg = ["WARNING: DATA RACE"]
+    heads = [s.strip() for s in block if s.strip() and not s.startswith((" ", "\t"))]
+    if heads:
+        msg.append(heads[0])
+    frames = [s.strip() for s in block[1:5] if s.strip()]
+    msg.extend(frames[:2])
+    loc = next((m for m in (_FRAME_RE.match(s) for s in block) if m is not None), None)
+    return (trim_message(msg) or None), (rel_path(loc.group(1)) if loc else None), (int(loc.group(2)) if loc else None)
 
 
 _TESTIFY_LABELS = ("Error Trace", "Error", "Test", "Messages")
@@ -141,6 +167,13 @@ class GoParser(BaseParser):
         msg = path = line_no = None
         if lookback:
             msg, path, line_no = _log_message(self._lookback(name))
+            if msg is None:  # without -v: a race report ends on the line just before "--- FAIL"
+                ring = list(self.ctx.ring)[:-1]
+                if ring and ring[-1].strip().startswith("=================="):
+                    start = next((i for i in range(len(ring) - 2, -1, -1) if ring[i].strip() == "WARNING: DATA RACE"),
+                                 None)
+                    if start is not None:
+                        msg, path, line_no = _log_message(ring[start:])
         key = f"{suite}::{name}" if suite else name
         added = self.add(key, name, message=msg, file_path=path, line=line_no, suite=suite)
         if added is not None and not suite:

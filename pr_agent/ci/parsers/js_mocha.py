@@ -84,3 +84,42 @@ class MochaParser(BaseParser):
     def finish(self) -> list[Draft]:
         self._end()
         return super().finish()
+
+
+class CypressParser(MochaParser):
+    """Cypress (``cypress run``): mocha's spec reporter under each ``Running:  login.cy.js  (1 of 3)`` header,
+    then the ``(Results)`` table. The ids are mocha's own (``Suite test``); the spec file is the suite (and
+    the file, when no stack frame names one: ``Searched:`` gives its path for a single spec). A log
+    without a ``Running:`` header is mocha's, not Cypress's."""
+
+    runner = "cypress"
+    words = ("Running:", "(Results)", "Searched:")
+
+    def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(ctx)
+        self.spec: str | None = None
+        self.searched: str | None = None
+
+    def feed(self, line: str) -> None:
+        s = line.strip().strip("│").strip()
+        if s.startswith("Running:  ") and s.endswith(")") and " of " in s:
+            self._end()
+            self.spec = s[len("Running:"):].strip().rsplit(" (", 1)[0].strip()
+            self.detect()
+            return
+        if s.startswith("Searched:"):
+            self.searched = s[len("Searched:"):].strip()
+            return
+        if s == "(Results)" and self.spec is not None:
+            self._end()
+            return
+        if self.spec is not None:
+            super().feed(line)
+
+    def add(self, key, name, **kw):  # type: ignore[no-untyped-def, override]
+        spec = self.spec
+        if spec and not kw.get("file_path"):
+            searched = self.searched or ""
+            kw["file_path"] = searched if searched.endswith("/" + spec) or searched == spec else spec
+        kw.setdefault("suite", spec)
+        return super().add(f"{spec}::{key}", name, **kw)

@@ -23,11 +23,21 @@ Runner = Literal[
     "maven",
     "googletest",
     "xctest",
+    "playwright",
+    "exunit",
+    "catch2",
+    "tap",
+    "swift-testing",
+    "dart",
+    "minitest",
+    "cypress",
+    "stestr",
 ]
 RUNNERS: tuple[str, ...] = Runner.__args__  # type: ignore[attr-defined]
 Confidence = Literal["high", "medium", "low"]
 NonTestKind = Literal[
-    "compile_error", "lint", "dependency_install", "out_of_memory", "timeout", "cancelled", "unknown"
+    "compile_error", "type_check", "lint", "format", "dependency_install", "docker_build", "gate", "script_error",
+    "out_of_memory", "timeout", "cancelled", "unknown"
 ]
 
 
@@ -39,7 +49,9 @@ class TestFailure(BaseModel):
     check_name: str = ""
     test_name: str = Field(description="The runner's own id, verbatim: pytest node id, go TestName/sub, jest "
                            "'Suite › test', vitest 'Suite > test', cargo module::test, JUnit Class.method, "
-                           "GoogleTest Suite.Test, XCTest -[Module.Class test], …")
+                           "GoogleTest Suite.Test, XCTest -[Module.Class test], Playwright "
+                           "'[project] › file:line:col › title', ExUnit 'test name', Catch2 test case name, "
+                           "TAP name after 'not ok N - ', …")
     error_message: str = Field(description="The assertion or exception, trimmed; never empty.")
     file_path: str | None = Field(default=None, description="Repository-relative when the log allows.")
     line_number: int | None = None
@@ -48,7 +60,8 @@ class TestFailure(BaseModel):
     suite: str | None = Field(
         default=None,
         description="Where the test lives when the runner says so apart from the name: go package, "
-        "jest/vitest file, cargo test target, nextest binary id, JUnit/surefire class file.",
+        "jest/vitest/Playwright file, cargo test target, nextest binary id, JUnit/surefire class file, "
+        "ExUnit module, 'node:test' for TAP from node --test.",
     )
 
 
@@ -58,6 +71,9 @@ class NonTestFailure(BaseModel):
     kind: NonTestKind
     summary: str
     decisive_lines: list[str] = Field(default_factory=list, description="At most ~20 lines.")
+    tool: str | None = Field(default=None, description="The tool a decisive line names (rustc, tsc, ruff, npm (E404), "
+                             "docker build, size-limit, python, …), or the failed step's command; None when "
+                             "no line says.")
 
 
 class ParsedLog(BaseModel):
@@ -70,6 +86,7 @@ class ParsedLog(BaseModel):
                                   "code N.' when present.")
     truncated: bool = Field(default=False, description="More failures than the parser keeps (2000).")
     flaky: list[str] = Field(default_factory=list, description="Tests that failed and then passed on a rerun in "
-                             "the same job (pytest-rerunfailures RERUN, nextest TRY n PASS): flaky, not failures.")
+                             "the same job (pytest-rerunfailures RERUN, nextest TRY n PASS, Playwright 'N "
+                             "flaky'): flaky, not failures.")
     lines_cut: int = Field(default=0, description="Lines longer than the bound (MAX_LINE_CHARS) that were "
                            "cut to it before any parser read them.")

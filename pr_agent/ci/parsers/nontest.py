@@ -1,8 +1,12 @@
-"""Why a job failed when no test did: compile errors, lint, dependency installs, OOM, timeouts, cancels.
+"""Why a job failed when no test did: compile errors, lint, format and type checks, dependency installs,
+docker builds, size/coverage gates, scripts that crashed, OOM kills, timeouts, cancels.
 
 Streaming: each prefiltered line is classified with cheap substring checks; only the first few matching
 lines per kind are kept. The ~40 lines before ``##[error]Process completed with exit code N`` are kept
-too: they are what a human reads first when nothing else is recognisable.
+too: they are what a human reads first when nothing else is recognisable. A kind is only claimed from a
+line that says it, and so is the tool (``causes.tool_of``; the failed step's ``##[group]Run`` command
+names it when its lines look alike across tools). When nothing says why, the failure is "unrecognised",
+with the last error-looking lines of the failed step.
 """
 
 from __future__ import annotations
@@ -10,18 +14,29 @@ from __future__ import annotations
 import re
 
 from .base import Context
+from .causes import refine, tool_of, tool_of_command
 from .models import NonTestFailure
 
-KIND_ORDER = ("timeout", "out_of_memory", "dependency_install", "compile_error", "lint", "cancelled")
+KIND_ORDER = ("timeout", "out_of_memory", "dependency_install", "compile_error", "type_check", "lint", "format",
+              "docker_build", "gate", "script_error", "cancelled")
 _SUMMARY = {
     "timeout": "The job hit a time limit",
     "out_of_memory": "The job ran out of memory",
     "dependency_install": "Installing dependencies failed",
     "compile_error": "Compilation failed",
+    "type_check": "Type checking failed",
     "lint": "Lint or static checks failed",
+    "format": "Formatting check failed",
+    "docker_build": "The docker build failed",
+    "gate": "A size or coverage gate failed",
+    "script_error": "A script crashed",
     "cancelled": "The job was cancelled",
-    "unknown": "The job failed without a recognisable test failure",
+    "unknown": "Unrecognised failure",
 }
+_EXCEPTION_RE = re.compile(r"(?:[A-Z]\w{0,60})?(?:Error|Exception)\b(?: \[\w+\])?:")
+# What an error looks like in a line of an unrecognised failure (its last such lines are the decisive ones).
+_ERRORISH_RE = re.compile(r"(?i).{0,200}?(?:error|fail|fatal|exception|panic|denied|not found|no such|invalid|"
+                          r"cannot|can't|unable|refused|missing|abort)")
 _MAX_HITS = 15
 _MAX_DECISIVE = 20
 _CLASSIFY_CHARS = 512  # a longer line is classified by its first 384 and last 128 characters
@@ -50,8 +65,13 @@ _SNAPSHOT_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("compile_error", re.compile(r"e: (?:file://)?[\w./\-]+\.kts?:\d+:\d+")),
     ("lint", re.compile(r"(?:\./)?[\w./\-]+\.py:\d+:\d+: [A-Z]+\d+\b")),
     ("lint", re.compile(r"\s*-->\s+[\w./\-]+\.py:\d+:\d+")),
-    ("lint", re.compile(r"would reformat |Oh no! .* would be reformatted|.*Code style issues found|"
-                        r"\d+ files? inspected, \d+ offenses? detected")),
+    ("format", re.compile(r"would reformat |Would reformat: |Oh no! |.*Code style issues found|"
+                          r"\d+ files? would be reformatted|Diff in /")),
+    ("lint", re.compile(r"\d+ files? inspected, \d+ offenses? detected")),
+    ("gate", re.compile(r"\s*(?:Package size limit has exceeded|Size limit has exceeded|.*coverage threshold for .* "
+                        r"not met|.*does not meet global threshold)")),
+    ("script_error", re.compile(r"Traceback \(most recent call last\):|Node\.js v\d+|.*: command not found$|"
+                                r".*: line \d+: .+")),
     (
         "compile_error",
         re.compile(r"[\w./\-]+\.(?:c|cc|cpp|cxx|h|hpp|m|swift|java|kt|scala):\d+(?::\d+)?: (?:fatal )?error"),
@@ -137,7 +157,26 @@ _OOM_RE = _any_of(
 
 def classify(s: str) -> str | None:
     """The non-test failure kind a single line signals, if any (cheap substring gates first)."""
-    if "xceeded the maximum execution time" in s or "timed out after" in s:
+    kind = _classify_more(s)
+    return kind if kind is not None else _classify(s)
+
+
+def _classify_more(s: str) -> str | None:
+    """The kinds beyond compile/lint/dependency: type checkers, docker builds, coverage gates."""
+    if "error" in s and ".py" in s and (": error:" in s or " - error: " in s):
+        return "type_check"  # mypy "a.py:3: error: …", pyright "a.py:3:5 - error: …"
+    if "Found " in s and " errors in " in s and "(checked " in s:
+        return "type_check"  # mypy's total
+    if "failed to solve" in s or ("ERROR [" in s and "] RUN " in s) or "did not complete successfully: exit code" in s:
+        return "docker_build"
+    if "Required test coverage of" in s or "Coverage failure: total of" in s:
+        return "gate"
+    return None
+
+
+def _classify(s: str) -> str | None:
+    if "xceeded the maximum execution time" in s or ("timed out after" in s and (
+            s.startswith(("panic: test timed out after", "##[error]")))):  # not one test's own timeout
         return "timeout"
     if "operation was canceled" in s or "received a shutdown signal" in s or "was cancelled by" in s:
         return "cancelled"
@@ -203,6 +242,7 @@ class NonTestDetector:
         self.exit_code: int | None = None
         self.snapshot: list[tuple[int, str]] | None = None
         self.step_start = 0  # line number after which the current step's own output starts
+        self.step_command = ""  # the current step's command (its "##[group]Run …" header)
         self.hints: list[tuple[str, list[str]]] = []
 
     def _step_lines(self) -> list[tuple[int, str]]:
@@ -222,6 +262,8 @@ class NonTestDetector:
         if c == "[" and s.startswith(("[INFO]", "[WARNING]")):  # Maven's progress and warnings never decide it
             return
         if c == "#" and (s.startswith("##[group]Run ") or (s.startswith("##[endgroup]") and self.step_start >= 0)):
+            if s.startswith("##[group]Run "):
+                self.step_command = s[len("##[group]Run "):][:300]
             self.step_start = self.ctx.lineno
             if s.startswith("##[endgroup]"):
                 self.step_start = -self.step_start  # only the endgroup right after a Run header counts
@@ -288,12 +330,17 @@ class NonTestDetector:
             return NonTestFailure(kind="unknown", summary=self.hints[0][0][:300], decisive_lines=lines[:_MAX_DECISIVE])
         if kind is None:
             kind = next((k for k, rule in _SNAPSHOT_RULES if any(rule.match(t) for _, t in snapshot)), None)
+        tool: str | None = None
         if kind is None:
             if self.exit_code in (None, 0) and not self.errors:
                 return None
             kind = "unknown"
-            lines = [t.strip() for _, t in snapshot if t.strip() and not t.startswith("##[")][-_MAX_HITS:]
+            plain = [t.strip() for _, t in snapshot if t.strip() and not t.startswith("##[")]
+            errorish = [t for t in plain if _ERRORISH_RE.match(t)]
+            lines = (errorish or plain)[-_MAX_HITS:]
             headline = lines[-1] if lines else ""
+        elif kind == "script_error":
+            lines, headline, tool = _crash(snapshot)
         else:
             hits = self.hits.get(kind, [])
             rules = [rule for k, rule in _SNAPSHOT_RULES if k == kind]
@@ -316,12 +363,65 @@ class NonTestDetector:
             headline = (next((t for t in real if _LOCATED_RE.search(t)), None) or cause
                         or next((t for t in real if not t.lower().startswith("warning")), None)
                         or (real[0] if real else "") or (lines[0] if lines else ""))
+        if kind not in ("unknown", "script_error"):
+            hit_lines = [t for _, t in sorted(self.hits.get(kind, []))]
+            if kind == "compile_error":
+                if any(t.lstrip().startswith("--> ") and ".rs:" in t for t in lines):
+                    lines = _with_rust_headlines(lines, snapshot)
+                    headline = next((t for t in lines if t.startswith("error")), headline)
+                kind = refine(kind, [t for _, t in snapshot] + lines, self.step_command)
+                if kind == "lint" and any("clippy" in t for t in [*lines, self.step_command]):
+                    tool = "clippy"
+            tool = tool or tool_of(kind, [headline, *hit_lines, *lines])
+            if tool is None and kind in ("lint", "format", "type_check", "gate", "compile_error"):
+                tool = tool_of_command(self.step_command)  # the step that ran says which tool printed them
         for e in self.errors:
             if e not in lines and len(lines) < _MAX_DECISIVE:
                 lines.append(e)
         lines = lines[:_MAX_DECISIVE]
         headline = (headline or next((t for t in lines if t), "")).replace("##[error]", "").strip()
-        summary = f"{_SUMMARY[kind]}: {headline}" if headline else _SUMMARY[kind]
+        head = f"{_SUMMARY[kind]} ({tool})" if tool else _SUMMARY[kind]
+        summary = f"{head}: {headline}" if headline else head
         if len(summary) > 300:
             summary = summary[:299] + "…"
-        return NonTestFailure(kind=kind, summary=summary, decisive_lines=lines)  # type: ignore[arg-type]
+        return NonTestFailure(kind=kind, summary=summary, decisive_lines=lines, tool=tool)  # type: ignore[arg-type]
+
+
+def _with_rust_headlines(lines: list[str], snapshot: list[tuple[int, str]]) -> list[str]:
+    """rustc prints ``error: message`` (or ``error[E0425]: …``) on the line before each ``--> file:line``: keep
+    that line too, it says what is wrong."""
+    texts = [t.strip() for _, t in snapshot]
+    out: list[str] = []
+    for t in lines:
+        if t.startswith("--> ") and t in texts:
+            i = texts.index(t)
+            head = next((texts[j] for j in range(i - 1, max(-1, i - 4), -1)
+                         if texts[j].startswith(("error", "warning"))), None)
+            if head and head not in out and head not in lines:
+                out.append(head)
+        out.append(t)
+    return list(dict.fromkeys(out))[:_MAX_HITS]
+
+
+def _crash(snapshot: list[tuple[int, str]]) -> tuple[list[str], str, str | None]:
+    """A crashed script's decisive lines (its traceback, cut to the last lines), headline (the exception)
+    and interpreter, from the lines before the exit code."""
+    texts = [t.rstrip() for _, t in snapshot if not t.startswith("##[")]
+    start = next((i for i in range(len(texts) - 1, -1, -1) if texts[i].startswith("Traceback (most recent call last)")),
+                 None)
+    if start is not None:
+        block = texts[start:]
+        exc = next((t for t in reversed(block) if t and not t[:1].isspace() and not t.startswith("Traceback")), "")
+        end = block.index(exc) + 1 if exc in block else len(block)
+        body = block[:end]
+        lines = [body[0], *body[1:][-(_MAX_HITS - 1):]] if len(body) > _MAX_HITS else body
+        return [t.strip() for t in lines if t.strip()], exc.strip(), "python"
+    tail = [t.strip() for t in texts if t.strip()]
+    node = next((i for i in range(len(tail) - 1, -1, -1) if tail[i].startswith("Node.js v")), None)
+    if node is not None:
+        block = tail[max(0, node - _MAX_HITS): node + 1]
+        exc = next((t for t in block if _EXCEPTION_RE.match(t)), None) or next(
+            (t for t in block if _ERRORISH_RE.match(t) and not t.startswith("at ")), block[0] if block else "")
+        return block, exc, "node"
+    lines = [t for t in tail if _ERRORISH_RE.match(t) or "command not found" in t or ": line " in t][-_MAX_HITS:]
+    return lines, (lines[-1] if lines else ""), "bash"

@@ -1,4 +1,5 @@
-"""pytest: FAILURES/ERRORS sections, short test summary (-r), verbose and xdist result lines."""
+"""pytest: FAILURES/ERRORS sections (``--tb=auto/long/short/native``, and ``--tb=line``'s one line per
+failure), short test summary (``-r``, ``-rA``), verbose and xdist result lines, rerunfailures' RERUN."""
 
 from __future__ import annotations
 
@@ -81,6 +82,7 @@ class PytestParser(BaseParser):
         self.summary: dict[str, tuple[str, str | None]] = {}
         self.verbose: dict[str, str] = {}
         self.reruns: dict[str, None] = {}  # pytest-rerunfailures: tests that failed and were run again
+        self.tb_lines: list[tuple[str, int, str]] = []  # --tb=line
 
     # -- streaming -------------------------------------------------------------------------------
     def feed(self, line: str) -> None:
@@ -112,6 +114,11 @@ class PytestParser(BaseParser):
             if self.section is not None:
                 self._section_line(s)
                 return
+            if self.mode == "failures" and c != " " and ".py:" in s and len(self.tb_lines) < 2000:
+                m = _LOC_RE.match(s)  # --tb=line: one "path:line: message" line per failure, no header
+                if m is not None:
+                    self.tb_lines.append((rel_path(m.group(1)), int(m.group(2)), (m.group(3) or "").strip()))
+                    return
         if (c == "F" or c == "E") and s.startswith(("FAILED ", "ERROR ")):
             kind, _, rest = s.partition(" ")
             nodeid, msg = _split_summary(rest.strip())
@@ -188,7 +195,8 @@ class PytestParser(BaseParser):
             if len(sec.locs) < _MAX_SECTION_LOCS:
                 sec.locs.append((rel_path(m.group(1)), int(m.group(2))))
             return
-        if not sec.e_lines and len(sec.other) < 12 and s.strip() and not s.startswith(("  ", "\t", ">")):
+        if not sec.e_lines and len(sec.other) < 12 and s.strip() and not s.startswith(("  ", "\t", ">")) \
+                and s != "Traceback (most recent call last):":  # --tb=native: the exception line is the message
             sec.other.append(s)
 
     def _close_section(self) -> None:
@@ -233,7 +241,20 @@ class PytestParser(BaseParser):
         order += [n for n in self.verbose if n not in self.summary and n not in matched]
         for nodeid in order:
             self._emit(nodeid, matched.get(nodeid))
+        self._tb_line_locations()
         return list(self.drafts.values())
+
+    def _tb_line_locations(self) -> None:
+        """--tb=line prints ``path:line: message`` without the test's name: a line goes to the failure of the
+        same file whose summary message it repeats, or to the only failure of that file without a line."""
+        for path, line, msg in self.tb_lines:
+            open_ = [d for d in self.drafts.values() if d.file_path == path and d.line_number is None]
+            pick = next((d for d in open_ if d.message and msg and (d.message == msg or msg.endswith(d.message))),
+                        open_[0] if len(open_) == 1 else None)
+            if pick is not None:
+                pick.line_number = line
+                if not pick.message and msg:
+                    pick.message = msg
 
     def _emit(self, nodeid: str, sec: _Section | None) -> None:
         summary_msg = self.summary.get(nodeid, ("", None))[1]

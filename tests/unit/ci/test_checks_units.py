@@ -46,6 +46,20 @@ HOSTILE = ["$(touch /tmp/pwned)", "a'b\"c", "`id`", "x; rm -rf ~", "-rf", "sp ac
     ("maven", "com.a.SkuTest.parses", {"suite": "com.a.SkuTest"}, ["mvn", "test", "-Dtest=SkuTest#parses"]),
     ("junit", "tests.test_api.TestP.test_s[500]", {"suite": "tests.test_api.TestP", "file_path": "tests/test_api.py"},
      ["pytest", "tests/test_api.py::TestP::test_s[500]"]),
+    ("playwright", "[chromium] › tests/login.spec.ts:12:5 › login › rejects (x)", {"suite": "tests/login.spec.ts"},
+     ["npx", "playwright", "test", r"tests/login\.spec\.ts:12", "--project=chromium"]),
+    ("playwright", "e2e/a.spec.ts:9:3 › finds", {}, ["npx", "playwright", "test", r"e2e/a\.spec\.ts:9"]),
+    ("exunit", "test Index updates ticket in listing", {"file_path": "test/lineup_web/live/ticket_live_test.exs"},
+     ["mix", "test", "test/lineup_web/live/ticket_live_test.exs", "--only=test:test Index updates ticket in listing"]),
+    ("swift-testing", "roundTrips(value:)", {}, ["swift", "test", r"--filter=roundTrips\(value:\)$"]),
+    ("dart", "Cart removes an item", {"suite": "test/cart_test.dart"},
+     ["dart", "test", "test/cart_test.dart", "--plain-name=Cart removes an item"]),
+    ("minitest", "InvoiceTest#test_total_includes_tax", {"file_path": "test/models/invoice_test.rb"},
+     ["ruby", "-Itest", "test/models/invoice_test.rb", "--name=/^test_total_includes_tax$/"]),
+    ("stestr", "myproj.tests.unit.test_db.DBTest.test_migrate", {},
+     ["stestr", "run", r"^myproj\.tests\.unit\.test_db\.DBTest\.test_migrate(\[|$)"]),
+    ("tap", "rejects a bad port (8080)", {"suite": "node:test", "file_path": "test/config.test.mjs"},
+     ["node", "--test", r"--test-name-pattern=(?:^| )rejects a bad port \(8080\)$", "test/config.test.mjs"]),
 ])
 def test_reproduction_commands(runner: str, name: str, kw: dict, want: list[str]) -> None:
     cmd = reproduce_command(runner, name, **kw)
@@ -53,12 +67,17 @@ def test_reproduction_commands(runner: str, name: str, kw: dict, want: list[str]
 
 
 @pytest.mark.parametrize("runner", ["pytest", "go", "jest", "vitest", "mocha", "unittest", "cargo", "nextest",
-                                    "rspec", "phpunit", "dotnet", "gradle", "maven"])
+                                    "rspec", "phpunit", "dotnet", "gradle", "maven", "playwright", "exunit", "tap",
+                                    "dart", "minitest"])
 @pytest.mark.parametrize("evil", HOSTILE)
 def test_untrusted_names_stay_one_inert_argument(runner: str, evil: str) -> None:
     def command(word: str) -> str | None:
-        name = {"pytest": f"tests/t.py::test_{word}", "go": f"Test{word}"}.get(runner, word)
-        return reproduce_command(runner, name, suite=None, file_path="tests/t.py")
+        name = {"pytest": f"tests/t.py::test_{word}", "go": f"Test{word}", "exunit": f"test {word}",
+                "minitest": f"T#test_{word}",
+                "playwright": f"[chromium] › tests/t.spec.ts:3:5 › {word}"}.get(runner, word)
+        suite = {"tap": "node:test", "dart": "test/t_test.dart"}.get(runner)
+        path = "test/t_test.rb" if runner == "minitest" else "tests/t.py"
+        return reproduce_command(runner, name, suite=suite, file_path=path)
 
     cmd, benign = command(evil), command("safe")
     if cmd is None:
@@ -80,6 +99,10 @@ def test_no_command_for_unusable_names() -> None:
     assert reproduce_command("pytest", "") is None
     assert reproduce_command("unknown-runner", "x") is None
     assert reproduce_command("junit", "a.B.c") is None  # no build tool known
+    assert reproduce_command("exunit", "MyApp.RepoTest", file_path="test/r_test.exs") is None  # setup_all
+    assert reproduce_command("tap", "t", file_path="test/t.js") is None  # tape: no name filter
+    assert reproduce_command("catch2", "a test case") is None  # the test binary is not in the log
+    assert reproduce_command("swift-testing", "rejects a trailing comma") is None  # a display name
 
 
 def test_only_per_test_annotations_count() -> None:

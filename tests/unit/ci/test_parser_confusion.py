@@ -3,8 +3,8 @@ parser (``hint=``), and only the parsers of the fixture's own runners find failu
 
 The one declared overlap: nextest replays libtest's own output inside its sections, so the cargo parser
 alone finds those tests in a nextest log; ``parse_log`` keeps the nextest view (``_drop_nextest_echo``).
-Beside the fixtures, outputs of runners that have no parser yet (Playwright's list reporter, Cypress's
-spec reporter) must not be claimed by a parser of a runner that looks alike (vitest, mocha), and XCTest's
+Beside the fixtures, Playwright's list reporter is read by its own parser (never vitest's), Cypress's spec
+reporter (mocha's) is read as Cypress's (with mocha's own id), and XCTest's
 ``file.swift:N: error:`` assertion lines are failed tests, not a compile error."""
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ from pr_agent.ci.parsers.models import RUNNERS
 from .regen_expected import LOGS, cases, expected_path
 
 CASES = cases()
-OVERLAPS = {("nextest", "cargo")}  # (the fixture's runner, the parser that may also see failures in it)
+# (the fixture's runner, the parser that may also see failures in it): nextest replays libtest's output,
+# Cypress prints mocha's spec reporter (the engine keeps the nextest and the Cypress views).
+OVERLAPS = {("nextest", "cargo"), ("cypress", "mocha")}
 
 PLAYWRIGHT = """Running 3 tests using 2 workers
 
@@ -82,11 +84,15 @@ def test_no_parser_claims_another_runners_fixture(log: Path) -> None:
 
 def test_playwright_is_not_vitest_and_cypress_is_not_a_wrong_mocha_id() -> None:
     pw = parse_log(PLAYWRIGHT.splitlines(keepends=True))
-    assert "vitest" not in pw.runners_detected and "jest" not in pw.runners_detected
-    assert not pw.failures
+    assert pw.runners_detected == ["playwright"]  # never vitest's or jest's
+    assert [(f.runner, f.test_name, f.file_path, f.line_number) for f in pw.failures] == [
+        ("playwright", "[chromium] › tests/example.spec.ts:8:5 › get started link", "tests/example.spec.ts", 8)]
+    assert (pw.passed_count, pw.failed_count) == (2, 1)
     cy = parse_log(CYPRESS.splitlines(keepends=True))
-    # Cypress's spec reporter is mocha's: the id is mocha's own "Suite test", with the spec file's line.
-    assert [(f.runner, f.test_name) for f in cy.failures] == [("mocha", "Login logs in with valid credentials")]
+    # Cypress's spec reporter is mocha's: read as Cypress's (the spec is the suite), with mocha's own id.
+    assert [(f.runner, f.test_name, f.suite) for f in cy.failures] == [
+        ("cypress", "Login logs in with valid credentials", "login.cy.js")]
+    assert cy.runners_detected == ["cypress"]
 
 
 def test_xctest_assertion_is_a_failed_test_not_a_compile_error() -> None:

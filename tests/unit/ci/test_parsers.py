@@ -280,9 +280,9 @@ def test_exit_code_without_anything_recognisable() -> None:
     )
     ntf = parsed.non_test_failure
     assert ntf is not None and ntf.kind == "unknown"
-    assert ntf.decisive_lines == ["uploading artefacts", "permission denied: /srv/www",
-                                  "##[error]Process completed with exit code 126."]
-    assert "permission denied" in ntf.summary
+    # the last error-looking lines (uploading artefacts is not one)
+    assert ntf.decisive_lines == ["permission denied: /srv/www", "##[error]Process completed with exit code 126."]
+    assert ntf.summary == "Unrecognised failure: permission denied: /srv/www"
     assert parsed.exit_code == 126
 
 
@@ -303,9 +303,10 @@ def test_npm_lifecycle_error_alone_is_not_a_dependency_problem() -> None:
     assert parsed.non_test_failure is not None and parsed.non_test_failure.kind == "unknown"
 
 
-def test_mypy_is_lint_and_gcc_is_compile() -> None:
+def test_mypy_is_a_type_check_and_gcc_is_compile() -> None:
     mypy = parse("src/a.py:3: error: Incompatible types in assignment\nFound 1 error in 1 file (checked 9 files)\n")
-    assert mypy.non_test_failure is not None and mypy.non_test_failure.kind == "lint"
+    assert mypy.non_test_failure is not None
+    assert (mypy.non_test_failure.kind, mypy.non_test_failure.tool) == ("type_check", "mypy")
     gcc = parse("src/main.c:12:5: error: implicit declaration of function 'foo'\nmake: *** [all] Error 1\n")
     assert gcc.non_test_failure is not None and gcc.non_test_failure.kind == "compile_error"
 
