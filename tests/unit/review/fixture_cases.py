@@ -24,6 +24,9 @@ DEFAULT_AUTHORS: dict[str, str] = {
     "qodo": "qodo-merge-pro[bot]",
     "greptile": "greptile-apps[bot]",
     "cursor": "cursor[bot]",
+    "codeant": "codeant-ai[bot]",
+    "bito": "bito-code-review[bot]",
+    "augment": "augmentcode[bot]",
     "human": "octocat",
 }
 
