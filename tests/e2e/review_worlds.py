@@ -96,7 +96,9 @@ HEAD, OLD = "b" * 40, "a" * 40
 
 def coverage_world() -> dict[str, Any]:
     """PR 13: Gemini reviewed the head; CodeRabbit reviewed an older commit and its summary now says it is
-    rate-limited; Copilot only errored; Greptile reviewed an older commit and says a review is in progress."""
+    rate-limited; Copilot only errored; Greptile reviewed an older commit and says a review is in progress;
+    Bugbot reviewed only the older commit (not the new head); cubic has not reviewed yet but its status check
+    on the head is running."""
     reviews = [
         {"id": 2301, "author": "coderabbitai", "state": "COMMENTED", "body": "**Actionable comments posted: 0**",
          "submitted_at": _ts(1), "commit_id": OLD, "author_association": "NONE"},
@@ -107,6 +109,8 @@ def coverage_world() -> dict[str, Any]:
          "commit_id": HEAD, "author_association": "NONE"},
         {"id": 2304, "author": "greptile-apps", "state": "COMMENTED", "body": "<h3>Greptile Summary</h3>\n\nOK.",
          "submitted_at": _ts(2), "commit_id": OLD, "author_association": "NONE"},
+        {"id": 2305, "author": "cursor", "state": "COMMENTED", "body": "Cursor Bugbot has reviewed your changes and "
+         "found no bugs.", "submitted_at": _ts(3), "commit_id": OLD, "author_association": "NONE"},
     ]
     comments = [
         {"id": 3301, "author": "coderabbitai", "created_at": _ts(7), "author_association": "NONE",
@@ -115,6 +119,24 @@ def coverage_world() -> dict[str, Any]:
         {"id": 3302, "author": "greptile-apps", "created_at": _ts(8), "author_association": "NONE",
          "body": "Greptile review in progress for the latest commit…"},
     ]
-    w = world(pr(13, [], head_sha=HEAD, reviews=reviews, issue_comments=comments))
-    w["users"].update({"gemini-code-assist": {"type": "Bot"}, "greptile-apps": {"type": "Bot"}})
+    checks = [{"name": "cubic · AI code reviewer", "status": "IN_PROGRESS"}, {"name": "test", "status": "COMPLETED",
+                                                                              "conclusion": "SUCCESS"}]
+    w = world(pr(13, [], head_sha=HEAD, reviews=reviews, issue_comments=comments, checks=checks))
+    w["users"].update({name: {"type": "Bot"} for name in ("gemini-code-assist", "greptile-apps", "cursor")})
     return w
+
+
+def coverage_wait_world(*, done_at_poll: int | None = 3) -> dict[str, Any]:
+    """PR 14: CodeRabbit's status check on the head is running (a review of the head under way); it completes
+    at the ``done_at_poll``-th read of the PR (never when None). PR 15: the only AI reviewer is rate-limited."""
+    rabbit = {"id": 2401, "author": "coderabbitai", "state": "COMMENTED", "body": "**Actionable comments posted: 0**",
+              "submitted_at": _ts(1), "commit_id": HEAD, "author_association": "NONE"}
+    timeline = [] if done_at_poll is None else [
+        {"at_poll": done_at_poll, "update": {"CodeRabbit": {"status": "COMPLETED", "conclusion": "SUCCESS"}}}]
+    limited = {"id": 3501, "author": "coderabbitai", "created_at": _ts(7), "author_association": "NONE",
+               "body": "<!-- This is an auto-generated comment: rate limited by coderabbit.ai -->\n\n> [!WARNING]\n"
+                       "> ## Rate limit exceeded"}
+    return world(
+        pr(14, [], head_sha=HEAD, reviews=[rabbit], checks=[{"name": "CodeRabbit", "status": "IN_PROGRESS"}],
+           ci={"timeline": timeline}),
+        pr(15, [], head_sha=HEAD, reviews=[{**rabbit, "id": 2501, "commit_id": OLD}], issue_comments=[limited]))

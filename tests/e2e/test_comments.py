@@ -244,6 +244,40 @@ def test_ai_review_coverage_of_the_head(agent) -> None:
         "gemini-code-assist": ("reviewed_head", True, HEAD),
         "copilot-pull-request-reviewer": ("errored", False, None),  # an error review is not a review
         "greptile-apps": ("in_progress", False, OLD),
+        "cursor": ("behind", False, OLD),  # has not reviewed the new head
+        "cubic · AI code reviewer": ("in_progress", False, None),  # its status check on the head is running
     }
     [warning] = [w for w in out["warnings"] if w["code"] == "ai_review_not_current"]
     assert "coderabbitai (rate limited)" in warning["message"] and "gemini" not in warning["message"]
+    assert "cursor (behind)" in warning["message"] and "wait=true" in warning["suggestion"]
+
+
+HEAD_SHA = "b" * 40  # review_worlds.HEAD
+
+
+def test_wait_until_the_ai_reviewers_cover_the_head(one_agent) -> None:
+    from tests.e2e.ci_worlds import FAST
+    from tests.e2e.review_worlds import coverage_wait_world
+
+    a = one_agent(coverage_wait_world())
+    before = a.json("comments", "acme/widgets#14")  # one read (poll 1): CodeRabbit's check still runs
+    assert [c["status"] for c in before["ai_review_coverage"]] == ["in_progress"] and "wait_info" not in before
+    out = a.json("comments", "acme/widgets#14", "--wait", env=a.env(**FAST))  # polls 2, 3: the check completes at 3
+    assert out["wait_info"]["ended"] == "covered" and out["wait_info"]["polls"] == 2
+    assert out["ai_review_coverage"] == [{"reviewer": "coderabbitai", "bot": "coderabbit", "reviewed_commit": HEAD_SHA,
+                                          "covers_head": True, "status": "reviewed_head"}]
+    assert not [w for w in out["warnings"] if w["code"] == "ai_review_not_current"]
+    limited = a.json("comments", "acme/widgets#15", "--wait", env=a.env(**FAST))  # no wait clears a rate limit
+    assert limited["wait_info"] == {"waited_seconds": limited["wait_info"]["waited_seconds"], "polls": 1,
+                                    "ended": "blocked"}
+    assert [c["status"] for c in limited["ai_review_coverage"]] == ["rate_limited"]
+
+
+def test_wait_for_ai_reviewers_times_out_with_the_last_state(one_agent) -> None:
+    from tests.e2e.ci_worlds import FAST
+    from tests.e2e.review_worlds import coverage_wait_world
+
+    a = one_agent(coverage_wait_world(done_at_poll=None))
+    out = a.json("comments", "acme/widgets#14", "--wait", "--timeout-seconds", "1", env=a.env(**FAST))
+    assert out["wait_info"]["ended"] == "timeout" and out["wait_info"]["polls"] >= 1
+    assert [c["status"] for c in out["ai_review_coverage"]] == ["in_progress"]
