@@ -96,6 +96,8 @@ class ReadinessFacts:
     protection_status: str = "skipped"  # read | absent | not_readable | skipped
     compare: dict[str, Any] | None = None
     notes: list[str] = field(default_factory=list)
+    ai_reviews: list[dict[str, Any]] = field(default_factory=list)  # the latest 50 reviews (AI-review coverage)
+    ai_comments: list[dict[str, Any]] = field(default_factory=list)  # the latest 30 conversation comments
 
 
 def _more_pages(gh: Gh, ref: PRRef, query: str, path: tuple[str, ...], conn: dict[str, Any]
@@ -135,6 +137,8 @@ def fetch_readiness(ctx: Context, ref: PRRef) -> ReadinessFacts:
     contexts = rollup.get("contexts") or {}
     pr["rollupState"] = rollup.get("state")
     facts.reviews = [n for n in (pr.pop("latestOpinionatedReviews", None) or {}).get("nodes") or [] if n]
+    facts.ai_reviews = [n for n in (pr.pop("aiReviews", None) or {}).get("nodes") or [] if n]
+    facts.ai_comments = [n for n in (pr.pop("aiComments", None) or {}).get("nodes") or [] if n]
     requests = pr.pop("reviewRequests", None) or {}
     facts.review_requests = [r for r in (_reviewer(n) for n in requests.get("nodes") or [] if n) if r]
     facts.code_owner_requests = [r for r in (_reviewer(n) for n in requests.get("nodes") or []

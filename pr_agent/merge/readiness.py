@@ -188,6 +188,25 @@ def _review_blockers(a: Assessment) -> None:
                cmd.pr_agent("comments", ref))
 
 
+def _ai_review_warning(a: Assessment) -> None:
+    """An AI reviewer that has reviewed or commented on the PR but not covered the head: its findings may be
+    missing or about older code (a warning: GitHub does not require bots' reviews)."""
+    from pr_agent.review.coverage import WAITABLE, ai_review_coverage, describe
+
+    coverage = ai_review_coverage(a.facts.ai_reviews, a.facts.ai_comments, a.pr.get("headRefOid"),
+                                  a.facts.rollup_nodes)
+    behind = [c for c in coverage if not c["covers_head"]]
+    if not behind:
+        return
+    waitable = any(c["status"] in WAITABLE for c in behind)
+    action = ("Wait for them to review the head (the command waits until they have), then read their findings."
+              if waitable else "Re-trigger or resume them on the PR (no wait clears a rate limit, pause, skip or "
+              "error), then read their findings.")
+    a.warn("ai_review_not_current", "reviews", "Not every AI reviewer has reviewed the head commit: "
+           f"{', '.join(describe(c) for c in behind)}. Their findings may be missing or about older code.",
+           action, cmd.pr_agent("comments", a.ref, wait=True) if waitable else cmd.pr_agent("comments", a.ref))
+
+
 def _behind_by(a: Assessment) -> int | None:
     value = (a.facts.compare or {}).get("behind_by")
     return value if isinstance(value, int) else None
@@ -233,6 +252,7 @@ def assess(ref: PRRef, facts: ReadinessFacts) -> dict[str, Any]:
     _check_blockers(a)
     _review_blockers(a)
     _protection_blockers(a)
+    _ai_review_warning(a)
     a.blockers.sort(key=lambda b: ACTION_ORDER.index(b.code) if b.code in ACTION_ORDER else len(ACTION_ORDER))
     effects = {b.effect for b in a.blockers}
     verdict = next((v for v in VERDICT_ORDER if v in effects), "ready")

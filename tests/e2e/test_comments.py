@@ -281,3 +281,30 @@ def test_wait_for_ai_reviewers_times_out_with_the_last_state(one_agent) -> None:
     out = a.json("comments", "acme/widgets#14", "--wait", "--timeout-seconds", "1", env=a.env(**FAST))
     assert out["wait_info"]["ended"] == "timeout" and out["wait_info"]["polls"] >= 1
     assert [c["status"] for c in out["ai_review_coverage"]] == ["in_progress"]
+
+
+def test_readiness_warns_when_ai_reviewers_have_not_covered_the_head(one_agent) -> None:
+    import shlex
+
+    from tests.e2e.ci_worlds import FAST
+    from tests.e2e.review_worlds import coverage_wait_world, coverage_world
+
+    out = one_agent(coverage_world()).json("ready", "acme/widgets#13")
+    [warning] = [w for w in out["warnings"] if w["code"] == "ai_review_not_current"]
+    for who in ("coderabbitai (rate limited)", "cursor (behind)", "cubic · AI code reviewer (in progress)",
+                "copilot-pull-request-reviewer (errored)", "greptile-apps (in progress)"):
+        assert who in warning["description"]
+    assert "gemini" not in warning["description"] and warning["category"] == "reviews"
+    assert warning["command"] == "gh pr-agent comments 'acme/widgets#13' --wait"  # someone is still reviewing
+    a = one_agent(coverage_wait_world(done_at_poll=6))
+    limited = a.json("ready", "acme/widgets#15")
+    [only] = [w for w in limited["warnings"] if w["code"] == "ai_review_not_current"]
+    assert only["command"] == "gh pr-agent comments 'acme/widgets#15'" and "Re-trigger" in only["action_required"]
+    [running] = [w for w in a.json("ready", "acme/widgets#14")["warnings"] if w["code"] == "ai_review_not_current"]
+    assert "coderabbitai (in progress)" in running["description"]  # its check on the head is still running
+    # the offered steps run (what `gh pr-agent` runs): the wait ends when CodeRabbit's check completes
+    for command, ended in ((running["command"], "covered"), (only["command"], None)):
+        argv = shlex.split(command)
+        assert argv[:2] == ["gh", "pr-agent"]
+        out = a.json(*argv[2:], env=a.env(**FAST))
+        assert (out.get("wait_info") or {}).get("ended") == ended
