@@ -130,6 +130,10 @@ def _code_owner_blocker(a: Assessment, approvals: int, needed: int) -> bool:
     blocker follows, naming the owners too."""
     owners = a.facts.code_owner_requests
     who = ", ".join(owners) if owners else "a code owner (see the base branch's CODEOWNERS file)"
+    owned = a.facts.owned_files or {}
+    shown = [f"{o}: {', '.join(owned[o][:5])}{' …' if len(owned[o]) > 5 else ''}" for o in owners if owned.get(o)]
+    if shown:
+        who = f"{who} (owning {'; '.join(shown)})"
     command = (cmd.gh_pr(a.ref, "edit", *[x for o in owners[:3] for x in ("--add-reviewer", o)]) if owners
                else cmd.gh_pr(a.ref, "view", "--web"))
     if approvals < needed:
@@ -305,6 +309,7 @@ def _output(a: Assessment, verdict: str) -> dict[str, Any]:
             "requires_conversation_resolution": req.conversation_resolution,
             "requires_up_to_date": req.strict,
             "requires_code_owner_review": req.code_owner_review,
+            "code_owner_files": facts.owned_files,
             "merge_queue": req.merge_queue or bool(pr.get("isMergeQueueEnabled")),
             "allowed_merge_methods": req.allowed_merge_methods,
             "sources": req.sources,

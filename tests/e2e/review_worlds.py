@@ -55,9 +55,9 @@ CODEOWNERS = """\
 
 
 def code_owner_world() -> dict[str, Any]:
-    """main requires 1 approval and a code owner's. PR 21: bob (no owner) approved a change to src/ and
-    README.md. PR 22: carol of @acme/core approved a change to src/. PR 23: bob approved a change to
-    src/vendor/, which the last matching line leaves unowned."""
+    """main requires 1 approval and a code owner's. PR 21: bob (no owner) approved a change to src/, README.md,
+    docs/guide/intro.md and src/vendor/. PR 22: carol of @acme/core approved a change to src/. PR 23: bob approved
+    a change to src/vendor/, which the last matching line leaves unowned."""
     ruleset = {"id": 7, "name": "owners", "rules": [{"type": "pull_request", "parameters": {
         "required_approving_review_count": 1, "required_review_thread_resolution": False,
         "dismiss_stale_reviews_on_push": False, "require_code_owner_review": True,
@@ -66,7 +66,8 @@ def code_owner_world() -> dict[str, Any]:
     def approved(number: int, by: str, files: list[str]) -> dict[str, Any]:
         return pr(number, [], files=files, reviews=[{"author": by, "state": "APPROVED", "body": "LGTM"}])
 
-    w = world(approved(21, "bob", ["src/app.py", "README.md"]), approved(22, "carol", ["src/app.py"]),
+    w = world(approved(21, "bob", ["src/app.py", "README.md", "src/vendor/lib.py", "docs/guide/intro.md"]),
+              approved(22, "carol", ["src/app.py"]),
               approved(23, "bob", ["src/vendor/lib.py"]))
     w["users"].update({"alice": {}, "bob": {}, "carol": {}})
     w["repositories"][0].update(codeowners=CODEOWNERS, teams={"acme/core": ["carol"], "acme/docs": ["dave"]},
