@@ -511,7 +511,8 @@ TOOL = register(Tool(
         "the same finding from two bots is one item with also_reported_by; changed_since_comment hints whether "
         "the lines changed since. Hidden (minimized) comments appear only with detail=full and never count as "
         "the last word. Read warnings first: a pending review of yours changes how replies work, and "
-        "ai_review_coverage says which AI reviewers have not yet reviewed the head."
+        "ai_review_coverage says which AI reviewers have not yet reviewed the head (wait=true waits until they "
+        "have)."
     ),
     input_model=FindUnresolvedCommentsInput,
     output_model=FindUnresolvedCommentsOutput,
