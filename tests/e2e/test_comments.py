@@ -308,3 +308,25 @@ def test_readiness_warns_when_ai_reviewers_have_not_covered_the_head(one_agent) 
         assert argv[:2] == ["gh", "pr-agent"]
         out = a.json(*argv[2:], env=a.env(**FAST))
         assert (out.get("wait_info") or {}).get("ended") == ended
+
+
+def test_wait_over_mcp_sends_progress_until_covered(one_agent) -> None:
+    from tests.e2e.ci_worlds import FAST
+    from tests.e2e.review_worlds import coverage_wait_world
+    from tests.e2e.test_mcp import mcp_session
+
+    a = one_agent(coverage_wait_world(done_at_poll=4))
+    messages: list[tuple[float, float | None, str | None]] = []
+
+    async def progress(done: float, total: float | None, message: str | None) -> None:
+        messages.append((done, total, message))
+
+    async def body(c: Any) -> Any:
+        return await c.call_tool("find_unresolved_comments", {"pr": "acme/widgets#14", "wait": True},
+                                 progress_callback=progress)
+
+    result = mcp_session(a, body, env=a.env(**FAST))
+    assert result.is_error is False
+    assert result.structured_content["wait_info"]["ended"] == "covered"
+    assert len(messages) >= 2 and all(total == 1 for _, total, _ in messages)
+    assert all("waiting for coderabbitai (in progress)" in (m or "") for _, _, m in messages)
