@@ -27,6 +27,7 @@ DEFAULT_AUTHORS: dict[str, str] = {
     "codeant": "codeant-ai[bot]",
     "bito": "bito-code-review[bot]",
     "augment": "augmentcode[bot]",
+    "cubic": "cubic-dev-ai[bot]",
     "human": "octocat",
 }
 
