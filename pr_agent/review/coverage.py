@@ -26,11 +26,11 @@ _PROGRESS = re.compile(r"review in progress by coderabbit|currently processing n
 _PAUSED = re.compile(r"reviews? paused", re.I)
 _SKIPPED = re.compile(r"skipped reviewing this change|review (?:was )?skipped", re.I)
 _DONE = re.compile(r"codeant ai finished|incremental review completed", re.I)
-# a status check's name → the bot whose review it reports (GitHub shows the app's check name)
+# a status check's name → the bot whose review it reports (GitHub shows the app's check name); anchored, so
+# that a CI job that merely mentions a bot is not taken for its review
 _CHECK_BOT: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, re.I), b) for p, b in (
-    (r"coderabbit", "coderabbit"), (r"bugbot|cursor", "cursor"), (r"greptile", "greptile"),
-    (r"\bcubic\b", "cubic"), (r"codeant", "codeant"), (r"\bbito\b", "bito"), (r"qodo|pr-agent", "qodo"),
-    (r"sourcery", "sourcery")))
+    (r"^coderabbit", "coderabbit"), (r"bugbot", "cursor"), (r"^greptile", "greptile"), (r"^cubic\b", "cubic"),
+    (r"^codeant", "codeant"), (r"^bito\b", "bito"), (r"^qodo", "qodo"), (r"^sourcery", "sourcery")))
 _RUNNING = frozenset({"PENDING", "EXPECTED", "QUEUED", "IN_PROGRESS", "WAITING", "REQUESTED"})
 STATUSES = ("reviewed_head", "behind", "in_progress", "rate_limited", "paused", "skipped", "errored",
             "not_reviewed")
