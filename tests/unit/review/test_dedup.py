@@ -47,4 +47,3 @@ def test_not_the_same_finding() -> None:
     for other in cases:
         out, merged = dedup_across_bots([dict(base), other])
         assert merged == 0 and len(out) == 2 and "also_reported_by" not in out[0], other
-
