@@ -232,7 +232,8 @@ class CodeAntParser(QodoParser):
     name = "codeant"
     label = "CodeAnt"
     logins = frozenset({"codeant-ai", "codeant-ai-dev", "codeantai"})
-    markers = ("codeant-ai", "codeant ai", "codeant.ai", "thanks for using codeant")
+    # "Recommended areas for review" is CodeAnt's wording (Qodo's is "Recommended focus areas for review")
+    markers = ("codeant-ai", "codeant ai", "codeant.ai", "thanks for using codeant", "recommended areas for review")
 
 
 register(QodoParser())

@@ -191,6 +191,8 @@ def test_new_bots_are_detected_by_login_and_by_unambiguous_markup() -> None:
     assert [detect_bot(a, "") for a in ("codeant-ai[bot]", "bito-code-review[bot]", "augmentcode[bot]")] == [
         "codeant", "bito", "augment"]
     assert detect_bot("some-app[bot]", "CodeAnt AI finished reviewing your PR.") == "codeant"
+    assert detect_bot("some-app[bot]", "<strong>Recommended areas for review</strong>") == "codeant"
+    assert detect_bot("some-app[bot]", "<strong>Recommended focus areas for review</strong>") == "qodo"
     assert detect_bot("some-app[bot]", "## Code Review Agent Run Status\n\n- skipped") == "bito"
     assert detect_bot("some-app[bot]", "[![Fix All in Augment](https://x/y.svg)](https://app.augmentcode.com/z)") \
         == "augment"
