@@ -47,6 +47,7 @@ PREFERENCES: dict[str, Any] = {
     "find_unresolved_comments.include_outdated": True,
     "find_unresolved_comments.parse_review_bodies": True,
     "find_unresolved_comments.sort": "chronological",
+    "find_unresolved_comments.wait": False,
     "get_failing_tests.bail_on_first": True,
     "get_failing_tests.wait": False,
     "manage_stacked_prs.auto_fix": True,

@@ -96,6 +96,9 @@ class ReadinessFacts:
     protection_status: str = "skipped"  # read | absent | not_readable | skipped
     compare: dict[str, Any] | None = None
     notes: list[str] = field(default_factory=list)
+    ai_reviews: list[dict[str, Any]] = field(default_factory=list)  # the latest 50 reviews (AI-review coverage)
+    ai_comments: list[dict[str, Any]] = field(default_factory=list)  # the latest 30 conversation comments
+    owned_files: dict[str, list[str]] | None = None  # requested code owner -> changed files it owns (CODEOWNERS)
 
 
 def _more_pages(gh: Gh, ref: PRRef, query: str, path: tuple[str, ...], conn: dict[str, Any]
@@ -135,6 +138,8 @@ def fetch_readiness(ctx: Context, ref: PRRef) -> ReadinessFacts:
     contexts = rollup.get("contexts") or {}
     pr["rollupState"] = rollup.get("state")
     facts.reviews = [n for n in (pr.pop("latestOpinionatedReviews", None) or {}).get("nodes") or [] if n]
+    facts.ai_reviews = [n for n in (pr.pop("aiReviews", None) or {}).get("nodes") or [] if n]
+    facts.ai_comments = [n for n in (pr.pop("aiComments", None) or {}).get("nodes") or [] if n]
     requests = pr.pop("reviewRequests", None) or {}
     facts.review_requests = [r for r in (_reviewer(n) for n in requests.get("nodes") or [] if n) if r]
     facts.code_owner_requests = [r for r in (_reviewer(n) for n in requests.get("nodes") or []
@@ -156,6 +161,8 @@ def fetch_readiness(ctx: Context, ref: PRRef) -> ReadinessFacts:
     }
     if _rest_rules_needed(facts.rules, rules_conn):
         tasks["rules"] = lambda: ctx.gh.rest_pages(f"{repo_path}/rules/branches/{branch_q}", hostname=ref.host)
+    if pr.get("reviewDecision") == "REVIEW_REQUIRED" and facts.code_owner_requests:
+        tasks["owners"] = lambda: _owned_files(ctx.gh, ref, base, facts.code_owner_requests)
     if repo.get("viewerPermission") == "ADMIN":
         tasks["protection"] = lambda: _rest_json(ctx.gh, ref, f"{repo_path}/branches/{branch_q}/protection")
 
@@ -187,6 +194,25 @@ def fetch_readiness(ctx: Context, ref: PRRef) -> ReadinessFacts:
     return facts
 
 
+def _owned_files(gh: Gh, ref: PRRef, base: str, owners: list[str]) -> tuple[dict[str, list[str]] | None, str]:
+    """Which changed files each requested code owner owns: the base branch's CODEOWNERS (the first of its three
+    locations that exists) against the PR's changed files (the first 100). ({}, note) when it cannot tell."""
+    from pr_agent.merge import codeowners
+
+    where = {"inGithub": f"{base}:.github/CODEOWNERS", "inRoot": f"{base}:CODEOWNERS",
+             "inDocs": f"{base}:docs/CODEOWNERS"}
+    repo = graphql_pr(gh, ref, "pr_code_owners", where)
+    text = next(((repo.get(k) or {}).get("text") for k in where if (repo.get(k) or {}).get("text") is not None),
+                None)
+    if text is None:
+        return None, f"No CODEOWNERS file was found on {base!r}, so the files each code owner owns are not known."
+    files = (repo["pullRequest"].get("files") or {})
+    paths = [n["path"] for n in files.get("nodes") or [] if n and n.get("path")]
+    note = (f"Only the first {len(paths)} of the PR's {files.get('totalCount')} changed files were matched "
+            "against CODEOWNERS." if (files.get("totalCount") or 0) > len(paths) else "")
+    return codeowners.files_by_owner(codeowners.parse(text), paths, owners), note
+
+
 def _rest_rules_needed(rules: list[dict[str, Any]] | None, conn: dict[str, Any] | None) -> bool:
     """GraphQL gave the rules; REST is still read for parameters only it has, or for rules past the first 100."""
     if rules is None:
@@ -208,6 +234,10 @@ def _store(facts: ReadinessFacts, name: str, value: Any, err: PrAgentError | Non
             facts.rules = [r for r in value or [] if isinstance(r, dict)]
         elif facts.rules is not None:  # GraphQL's rules stand; say what only REST has
             _rest_rules_missing(facts, base)
+    elif name == "owners":
+        facts.owned_files = value[0] if err is None and value else None
+        if err is None and value and value[1]:
+            facts.notes.append(value[1])
     elif name == "branch":
         facts.branch = value if isinstance(value, dict) else None
     elif name == "compare":

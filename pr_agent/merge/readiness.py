@@ -130,6 +130,10 @@ def _code_owner_blocker(a: Assessment, approvals: int, needed: int) -> bool:
     blocker follows, naming the owners too."""
     owners = a.facts.code_owner_requests
     who = ", ".join(owners) if owners else "a code owner (see the base branch's CODEOWNERS file)"
+    owned = a.facts.owned_files or {}
+    shown = [f"{o}: {', '.join(owned[o][:5])}{' …' if len(owned[o]) > 5 else ''}" for o in owners if owned.get(o)]
+    if shown:
+        who = f"{who} (owning {'; '.join(shown)})"
     command = (cmd.gh_pr(a.ref, "edit", *[x for o in owners[:3] for x in ("--add-reviewer", o)]) if owners
                else cmd.gh_pr(a.ref, "view", "--web"))
     if approvals < needed:
@@ -188,6 +192,25 @@ def _review_blockers(a: Assessment) -> None:
                cmd.pr_agent("comments", ref))
 
 
+def _ai_review_warning(a: Assessment) -> None:
+    """An AI reviewer that has reviewed or commented on the PR but not covered the head: its findings may be
+    missing or about older code (a warning: GitHub does not require bots' reviews)."""
+    from pr_agent.review.coverage import WAITABLE, ai_review_coverage, describe
+
+    coverage = ai_review_coverage(a.facts.ai_reviews, a.facts.ai_comments, a.pr.get("headRefOid"),
+                                  a.facts.rollup_nodes)
+    behind = [c for c in coverage if not c["covers_head"]]
+    if not behind:
+        return
+    waitable = any(c["status"] in WAITABLE for c in behind)
+    action = ("Wait for them to review the head (the command waits until they have), then read their findings."
+              if waitable else "Re-trigger or resume them on the PR (no wait clears a rate limit, pause, skip or "
+              "error), then read their findings.")
+    a.warn("ai_review_not_current", "reviews", "Not every AI reviewer has reviewed the head commit: "
+           f"{', '.join(describe(c) for c in behind)}. Their findings may be missing or about older code.",
+           action, cmd.pr_agent("comments", a.ref, wait=True) if waitable else cmd.pr_agent("comments", a.ref))
+
+
 def _behind_by(a: Assessment) -> int | None:
     value = (a.facts.compare or {}).get("behind_by")
     return value if isinstance(value, int) else None
@@ -233,6 +256,7 @@ def assess(ref: PRRef, facts: ReadinessFacts) -> dict[str, Any]:
     _check_blockers(a)
     _review_blockers(a)
     _protection_blockers(a)
+    _ai_review_warning(a)
     a.blockers.sort(key=lambda b: ACTION_ORDER.index(b.code) if b.code in ACTION_ORDER else len(ACTION_ORDER))
     effects = {b.effect for b in a.blockers}
     verdict = next((v for v in VERDICT_ORDER if v in effects), "ready")
@@ -285,6 +309,7 @@ def _output(a: Assessment, verdict: str) -> dict[str, Any]:
             "requires_conversation_resolution": req.conversation_resolution,
             "requires_up_to_date": req.strict,
             "requires_code_owner_review": req.code_owner_review,
+            "code_owner_files": facts.owned_files,
             "merge_queue": req.merge_queue or bool(pr.get("isMergeQueueEnabled")),
             "allowed_merge_methods": req.allowed_merge_methods,
             "sources": req.sources,

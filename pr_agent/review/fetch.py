@@ -34,6 +34,7 @@ class Feedback:
     threads: list[dict[str, Any]] = field(default_factory=list)
     reviews: list[dict[str, Any]] = field(default_factory=list)
     issue_comments: list[dict[str, Any]] = field(default_factory=list)
+    rollup_nodes: list[dict[str, Any]] = field(default_factory=list)  # the head's status checks (first 100)
 
 
 def pr_not_found(ref: PRRef, err: PrAgentError | None = None) -> PrAgentError:
@@ -73,8 +74,11 @@ def graphql_pr(gh: Gh, ref: PRRef, query: str, variables: dict[str, Any],
 def fetch_feedback(gh: Gh, ref: PRRef, *, full: bool) -> Feedback:
     root: dict[str, Any] = {}
     pr = graphql_pr(gh, ref, "pr_feedback", {"full": full}, root)
-    fb = Feedback(pr={k: v for k, v in pr.items() if k not in ("reviewThreads", "reviews", "comments")},
+    fb = Feedback(pr={k: v for k, v in pr.items()
+                      if k not in ("reviewThreads", "reviews", "comments", "statusCheckRollup")},
                   viewer=(root.get("viewer") or {}).get("login") or "")
+    rollup = pr.get("statusCheckRollup") or {}
+    fb.rollup_nodes = [n for n in (rollup.get("contexts") or {}).get("nodes") or [] if n]
     threads_conn, reviews_conn, comments_conn = pr["reviewThreads"], pr["reviews"], pr["comments"]
     fb.threads = list(threads_conn["nodes"])
     fb.reviews = list(reviews_conn["nodes"])

@@ -9,15 +9,15 @@ from typing import Any, Literal
 from pydantic import Field
 
 from pr_agent import surface
-from pr_agent.context import Context
+from pr_agent.context import MCP_WAIT_LIMIT_S, Context
 from pr_agent.errors import PrAgentError
 from pr_agent.iostreams import colors
 from pr_agent.paging import encode_cursor, read_cursor
 from pr_agent.refs import PRRef
 from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register, stored
-from pr_agent.review import commands
+from pr_agent.review import commands, coverage_wait
 from pr_agent.review.authors import normalize_login
-from pr_agent.review.coverage import ai_review_coverage
+from pr_agent.review.coverage import STATUSES, describe
 from pr_agent.review.feedback import RESOLVE_CONDITIONS, build_items, mark_changed_since, viewer_pending_review
 from pr_agent.review.fetch import Feedback, fetch_feedback
 from pr_agent.snapshots import AS_OF_DESCRIPTION, FROM_SNAPSHOT_DESCRIPTION, fetch_or_reuse, pr_key
@@ -52,8 +52,9 @@ class FindUnresolvedCommentsInput(InputModel):
     sort: Literal["chronological", "by_file", "by_author"] | None = stored(
         "chronological", "Order of the comments: chronological, by_file (path, then line) or by_author.")
     parse_review_bodies: bool | None = stored(
-        True, "Split AI-reviewer review bodies (CodeRabbit, Copilot, Gemini, Codex, Sourcery, Qodo, Greptile, "
-        "Bugbot, cubic) into one item per actionable finding with file/line context; false keeps each body whole.")
+        True, "Split AI-reviewer review bodies (CodeRabbit, Copilot, Gemini, Codex, Sourcery, Qodo, CodeAnt, "
+        "Greptile, Bugbot, cubic, Bito) into one item per actionable finding with file/line context; false keeps "
+        "each body whole.")
     detail: Literal["concise", "full"] = Field(
         "concise", description="concise: what an agent needs to act. full: adds diff hunks, reactions, "
         "update times, thread positions and reply links. Omitted means concise.")
@@ -64,6 +65,15 @@ class FindUnresolvedCommentsInput(InputModel):
         True, description="Include conversation comments (the PR's timeline, not attached to code); false leaves "
         "them out. Omitted means true.")
     page_size: int | None = Field(None, ge=1, le=budget.MAX_PAGE_SIZE, description=budget.PAGE_SIZE_DESCRIPTION)
+    wait: bool | None = stored(
+        False, "Wait (polling) until every AI reviewer seen on the PR has reviewed its current head commit, then "
+        "answer; it stops early when the only ones left are rate-limited, paused, skipped or errored (no wait "
+        "clears those). wait_info says how it ended. Ignored with cursor.")
+    timeout_seconds: int | None = Field(
+        None, ge=1, le=coverage_wait.MAX_TIMEOUT_S, description="When waiting, stop after this many seconds and "
+        "answer with the state then (wait_info.ended timeout). Over MCP a call without a progressToken answers "
+        f"within {MCP_WAIT_LIMIT_S:.0f} s (wait_info.ended wait_limit). Omitted means "
+        f"{coverage_wait.DEFAULT_TIMEOUT_S}.")
 
 
 class Reactions(OutputModel):
@@ -232,10 +242,11 @@ class ReviewerCoverage(OutputModel):
     reviewed_commit: str | None = Field(None, description="The commit of its latest real review (an error "
                                         "review is not one).")
     covers_head: bool = Field(description="Whether its latest review is of the PR's current head commit.")
-    status: Literal["reviewed_head", "behind", "in_progress", "rate_limited", "paused", "errored",
-                    "not_reviewed"] = Field(description="reviewed_head; behind (reviewed an older commit); "
-                                            "in_progress, rate_limited, paused or errored from its latest "
-                                            "comment; not_reviewed (it only commented).")
+    status: Literal[STATUSES] = Field(  # type: ignore[valid-type]
+        description="reviewed_head; behind (reviewed an older commit); in_progress (its status check on the head "
+        "is still running, or its latest comment says it is reviewing); rate_limited, paused, skipped or errored "
+        "from its latest comment (a wait does not clear these: re-trigger or resume it); not_reviewed (it only "
+        "commented).")
 
 
 class FeedbackWarning(OutputModel):
@@ -256,6 +267,15 @@ class PageActions(OutputModel):
                                               "action_commands has no resolve_condition of its own (concise).")
 
 
+class CoverageWaitInfo(OutputModel):
+    waited_seconds: float
+    polls: int
+    ended: Literal["covered", "blocked", "no_ai_reviewers", "timeout", "wait_limit"] = Field(
+        description="covered: every AI reviewer seen has reviewed the head; blocked: those left are rate-limited, "
+        "paused, skipped or errored; no_ai_reviewers: none seen; timeout: timeout_seconds passed; wait_limit: "
+        "the client-safe bound of a call without a progressToken (call again to keep waiting).")
+
+
 class FindUnresolvedCommentsOutput(OutputModel):
     pr: str
     total_unresolved: int = Field(description="Items matching the filters, across all pages.")
@@ -274,7 +294,9 @@ class FindUnresolvedCommentsOutput(OutputModel):
                                             "(ai_review_not_current).")
     ai_review_coverage: list[ReviewerCoverage] = Field(
         default_factory=list, description="For each AI reviewer that has reviewed or commented on the PR: "
-        "whether it has reviewed the current head, is still reviewing, was rate-limited, paused or errored.")
+        "whether it has reviewed the current head, is still reviewing, was rate-limited, paused, skipped or "
+        "errored.")
+    wait_info: CoverageWaitInfo | None = Field(None, description="Present when the call waited (wait=true).")
 
 
 def _sort_key(item: dict[str, Any], sort: str) -> list[Any]:
@@ -337,8 +359,19 @@ def handle(ctx: Context, params: FindUnresolvedCommentsInput) -> FindUnresolvedC
     cursor = read_cursor(params.cursor, NAME, scope) if params.cursor else None
     after = cursor.position if cursor else None
     full = params.detail == "full"
+    waited: list[coverage_wait.WaitResult] = []
+
+    def fetch() -> Feedback:
+        if not (params.wait and cursor is None):
+            return fetch_feedback(ctx.gh, ref, full=full)
+        res = coverage_wait.wait_for_coverage(
+            ctx, lambda: fetch_feedback(ctx.gh, ref, full=full),
+            timeout_s=float(params.timeout_seconds or coverage_wait.DEFAULT_TIMEOUT_S))
+        waited.append(res)
+        return res.feedback
+
     held = fetch_or_reuse(ctx, NAME, {**scope, "pr": pr_key(ref), "full": full}, cursor and cursor.snapshot,
-                          [ref], lambda: fetch_feedback(ctx.gh, ref, full=full))
+                          [ref], fetch)
     feedback = held.value  # shared with other pages when it is a snapshot: read it, never change it
     items, skipped_resolved, body_stats = build_items(feedback, ref, full=params.detail == "full",
                                                       parse_bodies=bool(params.parse_review_bodies))
@@ -359,7 +392,7 @@ def handle(ctx: Context, params: FindUnresolvedCommentsInput) -> FindUnresolvedC
     by_author = Counter(it["author"] for it in kept)
     sent, truncated = budget.summarise([{k: v for k, v in it.items() if k[0] != "_"} for it in page], full=full,
                                        conditions=RESOLVE_CONDITIONS)
-    coverage = ai_review_coverage(feedback.reviews, feedback.issue_comments, feedback.pr.get("headRefOid"))
+    coverage = coverage_wait.coverage_of(feedback)
     return FindUnresolvedCommentsOutput(
         pr=str(ref),
         total_unresolved=len(kept),
@@ -389,6 +422,8 @@ def handle(ctx: Context, params: FindUnresolvedCommentsInput) -> FindUnresolvedC
         notice=UNTRUSTED_NOTICE,
         warnings=_warnings(feedback, ref, coverage),
         ai_review_coverage=[ReviewerCoverage.model_validate(c) for c in coverage],
+        wait_info=CoverageWaitInfo(waited_seconds=round(waited[0].waited_s, 1), polls=waited[0].polls,
+                                   ended=waited[0].ended) if waited else None,
     )
 
 
@@ -413,13 +448,13 @@ def _warnings(fb: Feedback, ref: PRRef, coverage: list[dict[str, Any]]) -> list[
     out = []
     behind = [c for c in coverage if not c["covers_head"]]
     if behind:
-        who = ", ".join(f"{c['reviewer']} ({c['status'].replace('_', ' ')})" for c in behind)
+        who = ", ".join(describe(c) for c in behind)
         out.append(FeedbackWarning(
             code="ai_review_not_current",
             message=f"Not every AI reviewer has reviewed the head commit: {who}. Their findings may be missing "
             "or about older code.",
-            suggestion="Wait for them (in_progress), re-trigger them (behind, rate_limited, errored) or resume "
-            "them (paused), then call again."))
+            suggestion="Wait for them (in_progress; wait=true waits until they are done), re-trigger them "
+            "(behind, rate_limited, skipped, errored) or resume them (paused), then call again."))
     pending = viewer_pending_review(fb)
     if not pending:
         return out
@@ -497,7 +532,8 @@ TOOL = register(Tool(
         "the same finding from two bots is one item with also_reported_by; changed_since_comment hints whether "
         "the lines changed since. Hidden (minimized) comments appear only with detail=full and never count as "
         "the last word. Read warnings first: a pending review of yours changes how replies work, and "
-        "ai_review_coverage says which AI reviewers have not yet reviewed the head."
+        "ai_review_coverage says which AI reviewers have not yet reviewed the head (wait=true waits until they "
+        "have)."
     ),
     input_model=FindUnresolvedCommentsInput,
     output_model=FindUnresolvedCommentsOutput,

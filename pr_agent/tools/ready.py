@@ -74,6 +74,10 @@ class BranchProtection(OutputModel):
     requires_conversation_resolution: bool
     requires_up_to_date: bool | None = Field(None, description="Absent when not visible to your login.")
     requires_code_owner_review: bool
+    code_owner_files: dict[str, list[str]] | None = Field(
+        None, description="While a code owner's approval is missing: each code owner GitHub requested, with the "
+        "changed files it owns by the base branch's CODEOWNERS (last matching line wins). Absent when no "
+        "owner is requested or no CODEOWNERS file was found.")
     merge_queue: bool
     allowed_merge_methods: list[str] | None = Field(None, description="Absent when no rule restricts them.")
     sources: list[str] = Field(description="Rulesets and classic protection the requirements came from.")

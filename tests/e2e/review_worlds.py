@@ -55,9 +55,9 @@ CODEOWNERS = """\
 
 
 def code_owner_world() -> dict[str, Any]:
-    """main requires 1 approval and a code owner's. PR 21: bob (no owner) approved a change to src/ and
-    README.md. PR 22: carol of @acme/core approved a change to src/. PR 23: bob approved a change to
-    src/vendor/, which the last matching line leaves unowned."""
+    """main requires 1 approval and a code owner's. PR 21: bob (no owner) approved a change to src/, README.md,
+    docs/guide/intro.md and src/vendor/. PR 22: carol of @acme/core approved a change to src/. PR 23: bob approved
+    a change to src/vendor/, which the last matching line leaves unowned."""
     ruleset = {"id": 7, "name": "owners", "rules": [{"type": "pull_request", "parameters": {
         "required_approving_review_count": 1, "required_review_thread_resolution": False,
         "dismiss_stale_reviews_on_push": False, "require_code_owner_review": True,
@@ -66,7 +66,8 @@ def code_owner_world() -> dict[str, Any]:
     def approved(number: int, by: str, files: list[str]) -> dict[str, Any]:
         return pr(number, [], files=files, reviews=[{"author": by, "state": "APPROVED", "body": "LGTM"}])
 
-    w = world(approved(21, "bob", ["src/app.py", "README.md"]), approved(22, "carol", ["src/app.py"]),
+    w = world(approved(21, "bob", ["src/app.py", "README.md", "src/vendor/lib.py", "docs/guide/intro.md"]),
+              approved(22, "carol", ["src/app.py"]),
               approved(23, "bob", ["src/vendor/lib.py"]))
     w["users"].update({"alice": {}, "bob": {}, "carol": {}})
     w["repositories"][0].update(codeowners=CODEOWNERS, teams={"acme/core": ["carol"], "acme/docs": ["dave"]},
@@ -96,7 +97,9 @@ HEAD, OLD = "b" * 40, "a" * 40
 
 def coverage_world() -> dict[str, Any]:
     """PR 13: Gemini reviewed the head; CodeRabbit reviewed an older commit and its summary now says it is
-    rate-limited; Copilot only errored; Greptile reviewed an older commit and says a review is in progress."""
+    rate-limited; Copilot only errored; Greptile reviewed an older commit and says a review is in progress;
+    Bugbot reviewed only the older commit (not the new head); cubic has not reviewed yet but its status check
+    on the head is running."""
     reviews = [
         {"id": 2301, "author": "coderabbitai", "state": "COMMENTED", "body": "**Actionable comments posted: 0**",
          "submitted_at": _ts(1), "commit_id": OLD, "author_association": "NONE"},
@@ -107,6 +110,8 @@ def coverage_world() -> dict[str, Any]:
          "commit_id": HEAD, "author_association": "NONE"},
         {"id": 2304, "author": "greptile-apps", "state": "COMMENTED", "body": "<h3>Greptile Summary</h3>\n\nOK.",
          "submitted_at": _ts(2), "commit_id": OLD, "author_association": "NONE"},
+        {"id": 2305, "author": "cursor", "state": "COMMENTED", "body": "Cursor Bugbot has reviewed your changes and "
+         "found no bugs.", "submitted_at": _ts(3), "commit_id": OLD, "author_association": "NONE"},
     ]
     comments = [
         {"id": 3301, "author": "coderabbitai", "created_at": _ts(7), "author_association": "NONE",
@@ -115,6 +120,24 @@ def coverage_world() -> dict[str, Any]:
         {"id": 3302, "author": "greptile-apps", "created_at": _ts(8), "author_association": "NONE",
          "body": "Greptile review in progress for the latest commit…"},
     ]
-    w = world(pr(13, [], head_sha=HEAD, reviews=reviews, issue_comments=comments))
-    w["users"].update({"gemini-code-assist": {"type": "Bot"}, "greptile-apps": {"type": "Bot"}})
+    checks = [{"name": "cubic · AI code reviewer", "status": "IN_PROGRESS"}, {"name": "test", "status": "COMPLETED",
+                                                                              "conclusion": "SUCCESS"}]
+    w = world(pr(13, [], head_sha=HEAD, reviews=reviews, issue_comments=comments, checks=checks))
+    w["users"].update({name: {"type": "Bot"} for name in ("gemini-code-assist", "greptile-apps", "cursor")})
     return w
+
+
+def coverage_wait_world(*, done_at_poll: int | None = 3) -> dict[str, Any]:
+    """PR 14: CodeRabbit's status check on the head is running (a review of the head under way); it completes
+    at the ``done_at_poll``-th read of the PR (never when None). PR 15: the only AI reviewer is rate-limited."""
+    rabbit = {"id": 2401, "author": "coderabbitai", "state": "COMMENTED", "body": "**Actionable comments posted: 0**",
+              "submitted_at": _ts(1), "commit_id": HEAD, "author_association": "NONE"}
+    timeline = [] if done_at_poll is None else [
+        {"at_poll": done_at_poll, "update": {"CodeRabbit": {"status": "COMPLETED", "conclusion": "SUCCESS"}}}]
+    limited = {"id": 3501, "author": "coderabbitai", "created_at": _ts(7), "author_association": "NONE",
+               "body": "<!-- This is an auto-generated comment: rate limited by coderabbit.ai -->\n\n> [!WARNING]\n"
+                       "> ## Rate limit exceeded"}
+    return world(
+        pr(14, [], head_sha=HEAD, reviews=[rabbit], checks=[{"name": "CodeRabbit", "status": "IN_PROGRESS"}],
+           ci={"timeline": timeline}),
+        pr(15, [], head_sha=HEAD, reviews=[{**rabbit, "id": 2501, "commit_id": OLD}], issue_comments=[limited]))

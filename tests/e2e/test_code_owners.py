@@ -24,6 +24,12 @@ def test_missing_code_owner_review_is_named(agent, gh_path) -> None:
     assert "alice, acme/core, acme/docs" in blocker["description"] and "1 approval" in blocker["description"]
     assert "Needs 1 approving review(s), has 1" not in blocker["description"]
     assert out["branch_protection"]["requires_code_owner_review"] is True
+    # the files each owner owns: *.md at any depth is @acme/docs'; /src/ is alice's and @acme/core's, except
+    # src/vendor/, which the last matching line leaves unowned
+    assert out["branch_protection"]["code_owner_files"] == {
+        "alice": ["src/app.py"], "acme/core": ["src/app.py"], "acme/docs": ["README.md", "docs/guide/intro.md"]}
+    assert "(owning alice: src/app.py; acme/core: src/app.py; acme/docs: README.md, docs/guide/intro.md)" in \
+        blocker["description"]
     assert out["next_action"]["command"] == blocker["command"]
     # gh pr edit reads fields fakehub's pinned schema lacks; like test_ready, check gh knows every flag
     assert_real_command(gh_path, blocker["command"])
@@ -31,4 +37,5 @@ def test_missing_code_owner_review_is_named(agent, gh_path) -> None:
                                                     "--add-reviewer", "acme/docs"]
 
     assert ready(22)["blocking_issues"] == []  # a member of the owning team approved
+    assert "code_owner_files" not in ready(22)["branch_protection"]  # nothing missing: not read
     assert ready(23)["blocking_issues"] == []  # the last matching line leaves src/vendor/ unowned

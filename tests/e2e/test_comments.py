@@ -244,6 +244,89 @@ def test_ai_review_coverage_of_the_head(agent) -> None:
         "gemini-code-assist": ("reviewed_head", True, HEAD),
         "copilot-pull-request-reviewer": ("errored", False, None),  # an error review is not a review
         "greptile-apps": ("in_progress", False, OLD),
+        "cursor": ("behind", False, OLD),  # has not reviewed the new head
+        "cubic · AI code reviewer": ("in_progress", False, None),  # its status check on the head is running
     }
     [warning] = [w for w in out["warnings"] if w["code"] == "ai_review_not_current"]
     assert "coderabbitai (rate limited)" in warning["message"] and "gemini" not in warning["message"]
+    assert "cursor (behind)" in warning["message"] and "wait=true" in warning["suggestion"]
+
+
+HEAD_SHA = "b" * 40  # review_worlds.HEAD
+
+
+def test_wait_until_the_ai_reviewers_cover_the_head(one_agent) -> None:
+    from tests.e2e.ci_worlds import FAST
+    from tests.e2e.review_worlds import coverage_wait_world
+
+    a = one_agent(coverage_wait_world())
+    before = a.json("comments", "acme/widgets#14")  # one read (poll 1): CodeRabbit's check still runs
+    assert [c["status"] for c in before["ai_review_coverage"]] == ["in_progress"] and "wait_info" not in before
+    out = a.json("comments", "acme/widgets#14", "--wait", env=a.env(**FAST))  # polls 2, 3: the check completes at 3
+    assert out["wait_info"]["ended"] == "covered" and out["wait_info"]["polls"] == 2
+    assert out["ai_review_coverage"] == [{"reviewer": "coderabbitai", "bot": "coderabbit", "reviewed_commit": HEAD_SHA,
+                                          "covers_head": True, "status": "reviewed_head"}]
+    assert not [w for w in out["warnings"] if w["code"] == "ai_review_not_current"]
+    limited = a.json("comments", "acme/widgets#15", "--wait", env=a.env(**FAST))  # no wait clears a rate limit
+    assert limited["wait_info"] == {"waited_seconds": limited["wait_info"]["waited_seconds"], "polls": 1,
+                                    "ended": "blocked"}
+    assert [c["status"] for c in limited["ai_review_coverage"]] == ["rate_limited"]
+
+
+def test_wait_for_ai_reviewers_times_out_with_the_last_state(one_agent) -> None:
+    from tests.e2e.ci_worlds import FAST
+    from tests.e2e.review_worlds import coverage_wait_world
+
+    a = one_agent(coverage_wait_world(done_at_poll=None))
+    out = a.json("comments", "acme/widgets#14", "--wait", "--timeout-seconds", "1", env=a.env(**FAST))
+    assert out["wait_info"]["ended"] == "timeout" and out["wait_info"]["polls"] >= 1
+    assert [c["status"] for c in out["ai_review_coverage"]] == ["in_progress"]
+
+
+def test_readiness_warns_when_ai_reviewers_have_not_covered_the_head(one_agent) -> None:
+    import shlex
+
+    from tests.e2e.ci_worlds import FAST
+    from tests.e2e.review_worlds import coverage_wait_world, coverage_world
+
+    out = one_agent(coverage_world()).json("ready", "acme/widgets#13")
+    [warning] = [w for w in out["warnings"] if w["code"] == "ai_review_not_current"]
+    for who in ("coderabbitai (rate limited)", "cursor (behind)", "cubic · AI code reviewer (in progress)",
+                "copilot-pull-request-reviewer (errored)", "greptile-apps (in progress)"):
+        assert who in warning["description"]
+    assert "gemini" not in warning["description"] and warning["category"] == "reviews"
+    assert warning["command"] == "gh pr-agent comments 'acme/widgets#13' --wait"  # someone is still reviewing
+    a = one_agent(coverage_wait_world(done_at_poll=6))
+    limited = a.json("ready", "acme/widgets#15")
+    [only] = [w for w in limited["warnings"] if w["code"] == "ai_review_not_current"]
+    assert only["command"] == "gh pr-agent comments 'acme/widgets#15'" and "Re-trigger" in only["action_required"]
+    [running] = [w for w in a.json("ready", "acme/widgets#14")["warnings"] if w["code"] == "ai_review_not_current"]
+    assert "coderabbitai (in progress)" in running["description"]  # its check on the head is still running
+    # the offered steps run (what `gh pr-agent` runs): the wait ends when CodeRabbit's check completes
+    for command, ended in ((running["command"], "covered"), (only["command"], None)):
+        argv = shlex.split(command)
+        assert argv[:2] == ["gh", "pr-agent"]
+        out = a.json(*argv[2:], env=a.env(**FAST))
+        assert (out.get("wait_info") or {}).get("ended") == ended
+
+
+def test_wait_over_mcp_sends_progress_until_covered(one_agent) -> None:
+    from tests.e2e.ci_worlds import FAST
+    from tests.e2e.review_worlds import coverage_wait_world
+    from tests.e2e.test_mcp import mcp_session
+
+    a = one_agent(coverage_wait_world(done_at_poll=4))
+    messages: list[tuple[float, float | None, str | None]] = []
+
+    async def progress(done: float, total: float | None, message: str | None) -> None:
+        messages.append((done, total, message))
+
+    async def body(c: Any) -> Any:
+        return await c.call_tool("find_unresolved_comments", {"pr": "acme/widgets#14", "wait": True},
+                                 progress_callback=progress)
+
+    result = mcp_session(a, body, env=a.env(**FAST))
+    assert result.is_error is False
+    assert result.structured_content["wait_info"]["ended"] == "covered"
+    assert len(messages) >= 2 and all(total == 1 for _, total, _ in messages)
+    assert all("waiting for coderabbitai (in progress)" in (m or "") for _, _, m in messages)

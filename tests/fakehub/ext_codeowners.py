@@ -1,6 +1,8 @@
 """fakehub: CODEOWNERS and the code-owner review requirement, as GitHub applies them.
 
-Scenario keys: ``codeowners`` on a repository (the text of its CODEOWNERS file on the base branch),
+Scenario keys: ``codeowners`` on a repository (the text of its CODEOWNERS file on the base branch, at
+``codeowners_path``, default ``.github/CODEOWNERS``: served as ``Repository.object(expression:
+"BRANCH:PATH")`` → ``Blob.text``),
 ``teams`` on a repository (``"org/team": [member logins]``) and ``files`` on a pull request (the paths it
 changes). GitHub (docs "About code owners"): the LAST matching line of CODEOWNERS wins; a line with no
 owners leaves the path unowned; patterns follow gitignore rules (``*`` within a path segment, ``**`` across,
@@ -18,7 +20,7 @@ from typing import Any
 
 from . import spec as spec_mod
 
-spec_mod.SPEC["repository"].update({"codeowners": str, "teams": dict})
+spec_mod.SPEC["repository"].update({"codeowners": str, "codeowners_path": str, "teams": dict})
 spec_mod.SPEC["pull_request"].update({"files": list})
 
 
@@ -85,3 +87,28 @@ def requested_owners(repo: dict[str, Any], pr: dict[str, Any], approvers: list[s
     for owners in unmet(repo, pr, approvers).values():
         seen += [o for o in owners if o not in seen and o != pr["author"]]
     return seen
+
+
+def blob(repo: dict[str, Any], expression: str) -> dict[str, Any] | None:
+    """``Repository.object(expression: "BRANCH:PATH")``: the CODEOWNERS file as a Blob (any branch of the
+    scenario, since its CODEOWNERS is the base branch's); null for every other path, as for a missing file."""
+    from .spec import node_id
+
+    _branch, _, path = expression.partition(":")
+    text = repo.get("codeowners")
+    if text is None or path != (repo.get("codeowners_path") or ".github/CODEOWNERS"):
+        return None
+    return {"__typename": "Blob", "id": node_id("BLOB", repo["name"], path), "text": text,
+            "byteSize": len(text.encode()), "isBinary": False, "isTruncated": False}
+
+
+def pr_fields(views: Any, pr: dict[str, Any]) -> dict[str, Any]:
+    """``PullRequest.files``: the changed paths (scenario key ``files``)."""
+    from .gql_views import connection
+
+    def view(path: str) -> dict[str, Any]:
+        return {"__typename": "PullRequestChangedFile", "path": path, "additions": 1, "deletions": 0,
+                "changeType": "MODIFIED"}
+
+    return {"files": lambda info, **a: connection(list(pr.get("files") or []), view, **a),
+            "changedFiles": len(pr.get("files") or [])}

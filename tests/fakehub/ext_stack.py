@@ -276,6 +276,10 @@ def repo_fields(views: Any, repo: dict[str, Any]) -> dict[str, Any]:
                 "target": _branch_commit(views, repo, name)}
 
     def obj(info: Any, oid: str | None = None, expression: str | None = None) -> dict[str, Any] | None:
+        if oid is None and expression and ":" in expression:  # BRANCH:PATH names a file (ext_codeowners)
+            from .ext_codeowners import blob
+
+            return blob(repo, expression)
         return commit_view(views, repo, oid or (repo["branches"].get(expression or "")))
 
     return {"ref": ref, "object": obj}

@@ -15,7 +15,7 @@ from typing import Any
 
 from graphql import GraphQLResolveInfo
 
-from . import ext_ci, ext_merge, ext_stack
+from . import ext_ci, ext_codeowners, ext_merge, ext_stack
 from .scenario import REACTIONS, node_id
 from .world import Located, World
 
@@ -161,6 +161,7 @@ class Views:
             **ext_merge.pr_fields(self, repo, pr),
             **ext_stack.pr_fields(self, repo, pr),
             **ext_ci.pr_fields(self, repo, pr),
+            **ext_codeowners.pr_fields(self, pr),
             **pr["graphql_extra"],
         }
 

@@ -1,5 +1,5 @@
-"""Parsers for AI-reviewer review bodies (CodeRabbit, Copilot, Gemini, Codex, Sourcery, Qodo,
-Greptile, Cursor Bugbot, cubic), behind one interface.
+"""Parsers for AI-reviewer review bodies (CodeRabbit, Copilot, Gemini, Codex, Sourcery, CodeAnt, Qodo,
+Greptile, Cursor Bugbot, cubic, Bito, Augment), behind one interface.
 
     from pr_agent.review.bots import parse_review_body
     result = parse_review_body(body, author="coderabbitai[bot]")
@@ -9,6 +9,8 @@ Greptile, Cursor Bugbot, cubic), behind one interface.
 from __future__ import annotations
 
 from pr_agent.review.bots import (  # noqa: F401  (imported for their registration side effect)
+    augment,
+    bito,
     coderabbit,
     codex,
     copilot,

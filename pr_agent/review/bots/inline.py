@@ -9,6 +9,7 @@ An AI reviewer's inline comment is one finding anchored to the thread's file and
 - Greptile: ``**logic:**``/``**style:**`` lead or a ``P1`` badge, prose, suggestion, "Prompt To Fix With AI".
 - Copilot: prose with an optional ``[nitpick]`` tag or ``P1:`` lead and a ```suggestion.
 - Cursor Bugbot: ``### Title`` then ``**High Severity**``.
+- CodeAnt: ``Suggestion: …  [type error]`` then a ``Severity Level: Major ⚠️`` line (the severity).
 
 Pure; never raises (an unparseable body yields a finding with only a title). A body no AI reviewer wrote
 (detection by login, then unambiguous markup for unknown bot logins) yields ``None``: a human's inline
@@ -47,6 +48,10 @@ _BOLD_TITLE = re.compile(r"^\s*\*\*(?:<sub>)*\s*(.{2,400}?)\s*(?:</sub>)*\*\*\s*
 _HEADING = re.compile(r"^\s{0,3}#{1,4}\s+(\S.{0,300})$")
 _CURSOR_SEV = re.compile(r"\*\*\s*(Critical|High|Medium|Low)\s+Severity\s*\*\*", re.IGNORECASE)
 _NITPICK = re.compile(r"^\s*\[nitpick\]\s*", re.IGNORECASE)
+_SEV_LINE = re.compile(r"^[ \t]*(?:<[^<>\n]{1,40}>[ \t]*)*\**[ \t]*Severity Level:?[ \t]*\**[ \t]*"
+                       r"(?:</?[a-z]{1,10}>[ \t]*)*"
+                       r"(Critical|Major|Minor|Trivial|High|Medium|Low)\b[^\n]*$", re.IGNORECASE | re.MULTILINE)
+_SUGGESTION_LEAD = re.compile(r"^\s*\**\s*Suggestion:\s*\**\s*", re.IGNORECASE)
 _TAIL = re.compile(r"^\s*(?:useful\? react with|<sub>|\[!\[|fix in cursor|was this helpful)", re.IGNORECASE)
 
 
@@ -99,6 +104,9 @@ def _generic(bot: str, text: str, path: str | None, start: int | None, end: int 
         severity = (m.group(1) or m.group(2) or m.group(3)).upper()
         level = _P_LEVEL.get(severity)
         joined = joined[:m.start()] + joined[m.end():]
+    if m := _SEV_LINE.search(joined):
+        severity = severity or m.group(1).title()
+        joined = joined[:m.start()] + joined[m.end():]
     if m := _CURSOR_SEV.search(joined):
         severity = severity or f"{m.group(1).title()} Severity"
         joined = joined[:m.start()] + joined[m.end():]
@@ -111,7 +119,9 @@ def _generic(bot: str, text: str, path: str | None, start: int | None, end: int 
             severity = severity or km.group(1).lower()
             body_lines[0] = head[km.end():]
             head = body_lines[0]
-        if _NITPICK.match(head):
+        if bot == "codeant" and _SUGGESTION_LEAD.match(head):
+            body_lines[0] = _SUGGESTION_LEAD.sub("", head)
+        elif _NITPICK.match(head):
             category = "nitpick"
             body_lines[0] = _NITPICK.sub("", head)
         elif hm := _HEADING.match(head):

@@ -12,12 +12,14 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-BotName = Literal["coderabbit", "copilot", "gemini", "codex", "sourcery", "qodo", "greptile", "cursor", "cubic"]
+BotName = Literal["coderabbit", "copilot", "gemini", "codex", "sourcery", "codeant", "qodo", "greptile", "cursor",
+                  "cubic", "bito", "augment"]
 Category = Literal["actionable", "nitpick", "outside_diff", "duplicate", "additional", "lgtm", "general"]
 SeverityLevel = Literal["critical", "major", "minor", "trivial", "info"]
 
-BOT_NAMES: tuple[str, ...] = (
-    "coderabbit", "copilot", "gemini", "codex", "sourcery", "qodo", "greptile", "cursor", "cubic",
+BOT_NAMES: tuple[str, ...] = (  # detection order: CodeAnt before Qodo (its bodies carry Qodo's headings too)
+    "coderabbit", "copilot", "gemini", "codex", "sourcery", "codeant", "qodo", "greptile", "cursor", "cubic",
+    "bito", "augment",
 )
 CATEGORIES: tuple[str, ...] = (
     "actionable", "nitpick", "outside_diff", "duplicate", "additional", "lgtm", "general",

@@ -43,6 +43,7 @@ _IMPORTANCE = re.compile(r"importance\s*\[1-10\]\s*:\s*(\d{1,2})", re.IGNORECASE
 
 class QodoParser(BotParser):
     name = "qodo"
+    label = "Qodo"
     logins = frozenset({
         "qodo-merge-pro", "qodo-merge", "qodo-ai", "qodo-code-review", "qodo-merge-pro-for-open-source",
         "codiumai-pr-agent-pro", "codiumai-pr-agent", "pr-agent", "codiumai-pr-agent-free",
@@ -57,15 +58,15 @@ class QodoParser(BotParser):
         rows = _table_rows(text, len(suggestion_nodes))
         for node in iter_nodes(root):
             if _LINK_TITLE.search(node.summary):
-                findings.append(_focus_from_summary(node))
+                findings.append(_focus_from_summary(node, self.name))
             elif _is_code_suggestion(node):
-                findings.append(_code_suggestion(node, rows.get(suggestion_nodes.index(node))))
+                findings.append(_code_suggestion(node, rows.get(suggestion_nodes.index(node)), self.name))
         # older "Key issues to review" rows live in plain text
         for part in [root.text(), *(n.text() for n in iter_nodes(root))]:
-            for chunk in re.split(r"<br\s*/?>\s*(?=<a\s)", part, flags=re.IGNORECASE):
+            for chunk in _ROW_SPLIT.split(part):
                 if "<strong>" in chunk.lower() and "<a" in chunk.lower():
                     for m in _LINK_TITLE.finditer(chunk):
-                        findings.append(_focus(m.group(1), m.group(2), _cut_row(m.group(3))))
+                        findings.append(_focus(m.group(1), m.group(2), _cut_row(m.group(3)), self.name))
         row = _security_row(text)
         if row is not None:
             row = re.sub(r"^(?:\s*<br\s*/?>)+", "", row.strip(), flags=re.IGNORECASE)
@@ -74,11 +75,12 @@ class QodoParser(BotParser):
             title = f"Security concern: {label.group(1)}" if label else "Security concern"
             if body and not _says_none(body):
                 findings.append(make_finding(
-                    "qodo", title=title, body=body, severity="security concern",
+                    self.name, title=title, body=body, severity="security concern",
                     severity_level="major", category="general",
                 ))
-        if not findings and "recommended focus areas" in text.lower():
-            notes.append("Qodo: 'Recommended focus areas for review' present but no focus area parsed")
+        low = text.lower()
+        if not findings and ("recommended focus areas" in low or "recommended areas for review" in low):
+            notes.append(f"{self.label}: recommended areas for review present but none parsed")
         return findings
 
 
@@ -114,25 +116,30 @@ def _security_row(text: str) -> str | None:
     return None
 
 
+# rows are ``<br>``-separated (Qodo) or a ``- [ ]`` checkbox list (CodeAnt's "Recommended areas for review")
+_ROW_SPLIT = re.compile(r"<br\s*/?>\s*(?:[-*]\s+\[[ xX]\]\s*)?(?=<a\s)", re.IGNORECASE)
+
+
 def _cut_row(text: str) -> str:
-    return re.split(r"</td>|<tr>|<br\s*/?>\s*<a\s", text, maxsplit=1, flags=re.IGNORECASE)[0]
+    return re.split(r"</td>|<tr>|<br\s*/?>\s*(?:[-*]\s+\[[ xX]\]\s*)?<a\s", text, maxsplit=1,
+                    flags=re.IGNORECASE)[0]
 
 
-def _focus(link: str, title: str, desc: str) -> Finding:
+def _focus(link: str, title: str, desc: str, bot: str = "qodo") -> Finding:
     path, start, end = github_link_location(link)
     body = _text(desc)
     title = clean_inline(title)
     return make_finding(
-        "qodo", title=title, body=body, file_path=path, start_line=start,
+        bot, title=title, body=body, file_path=path, start_line=start,
         end_line=end, category="actionable", fingerprint_basis=_basis(link, path, title, body),
     )
 
 
-def _focus_from_summary(node: Node) -> Finding:
+def _focus_from_summary(node: Node, bot: str = "qodo") -> Finding:
     m = _LINK_TITLE.search(node.summary)
     if m is None:
-        return _focus("", clean_inline(node.summary), "")
-    return _focus(m.group(1), m.group(2), m.group(3))
+        return _focus("", clean_inline(node.summary), "", bot)
+    return _focus(m.group(1), m.group(2), m.group(3), bot)
 
 
 _NONE_WORDS = ("no", "none", "n/a", "na", "nothing", "no security concerns", "no security concerns identified",
@@ -176,7 +183,7 @@ def _is_code_suggestion(node: Node) -> bool:
     return _SUGGESTED_AT.search(text) is not None or any(_IMPORTANCE.search(c.summary) for c in node.children())
 
 
-def _code_suggestion(node: Node, row: tuple[str | None, str | None] | None = None) -> Finding:
+def _code_suggestion(node: Node, row: tuple[str | None, str | None] | None = None, bot: str = "qodo") -> Finding:
     text = node.text()
     loc = _SUGGESTED_AT.search(text)
     path = start = end = None
@@ -208,11 +215,26 @@ def _code_suggestion(node: Node, row: tuple[str | None, str | None] | None = Non
     if high_level and not body.startswith("High-level"):
         body = f"High-level: {body}" if body else "High-level suggestion"
     return make_finding(
-        "qodo", title=title, body=body, file_path=path, start_line=start,
+        bot, title=title, body=body, file_path=path, start_line=start,
         end_line=end, severity=severity,
         severity_level=level, category=category, suggestion=diff,
         fingerprint_basis=_basis(loc.group(4) if loc else "", path, title, body),
     )
 
 
+class CodeAntParser(QodoParser):
+    """CodeAnt AI: a PR-Agent derivative. Its "Nitpicks 🔍" comment holds "Recommended areas for review"
+    checkbox rows (``- [ ] <a href='…/files#diff-…R9-R24'><strong>Title</strong></a><br>description``) and
+    its "PR Code Suggestions ✨" comment the same Category | Suggestion | Score table as Qodo; both are read
+    by the Qodo parser under CodeAnt's name. "CodeAnt AI is reviewing / finished reviewing your PR" status
+    comments yield nothing."""
+
+    name = "codeant"
+    label = "CodeAnt"
+    logins = frozenset({"codeant-ai", "codeant-ai-dev", "codeantai"})
+    # "Recommended areas for review" is CodeAnt's wording (Qodo's is "Recommended focus areas for review")
+    markers = ("codeant-ai", "codeant ai", "codeant.ai", "thanks for using codeant", "recommended areas for review")
+
+
 register(QodoParser())
+register(CodeAntParser())

@@ -24,6 +24,10 @@ DEFAULT_AUTHORS: dict[str, str] = {
     "qodo": "qodo-merge-pro[bot]",
     "greptile": "greptile-apps[bot]",
     "cursor": "cursor[bot]",
+    "codeant": "codeant-ai[bot]",
+    "bito": "bito-code-review[bot]",
+    "augment": "augmentcode[bot]",
+    "cubic": "cubic-dev-ai[bot]",
     "human": "octocat",
 }
 

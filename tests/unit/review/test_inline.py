@@ -154,3 +154,46 @@ def test_cubic_review_body_violations_or_kept_whole() -> None:
         ("src/a.ts", 30, 34, "trivial", "Unused import.")]
     unknown = parse_review_body("**3 issues found** across 2 files. See the inline comments.", "cubic-dev-ai[bot]")
     assert unknown.bot == "cubic" and unknown.items == [] and unknown.uncertain  # kept whole, not dropped
+
+
+# Real CodeAnt inline comments (codeant-ai[bot]) as github.com renders them (their raw Markdown was not in the
+# corpus): netover/resync, resync/core/monitoring_integration.py (code-search file id 52602824272), and a
+# backtothefutures83-oss PR on src/V12_002.SIMA.Flatten.cs (file id 55860902867). Also in fixtures/reviews/README.md.
+CODEANT_REAL = [
+    ("Suggestion: The tws_dashboard endpoint has the same TemplateResponse misuse as realtime_dashboard, passing the "
+     "request object as the first positional argument and not including \"request\" in the context, which will "
+     "raise a TypeError or break template rendering when the route is hit. [type error]\n\nSeverity Level: Major ⚠️",
+     "The tws_dashboard endpoint has the same TemplateResponse misuse as realtime_dashboard, passing the request"),
+    ("Suggestion: Swallowing all unexpected exceptions here makes callers treat flatten as successful even when it "
+     "failed partway, so no upstream fallback/retry path can be triggered. Return an explicit failure signal or "
+     "rethrow after logging so higher-level safety flows can react to an incomplete flatten. [incomplete "
+     "implementation]\n\nSeverity Level: Major ⚠️",
+     "Swallowing all unexpected exceptions here makes callers treat flatten as successful even when it failed"),
+]
+
+
+@pytest.mark.parametrize("case", CODEANT_REAL, ids=["resync-monitoring", "sima-flatten"])
+def test_real_codeant_inline_comments(case: tuple) -> None:
+    body, title = case
+    f = parse_inline_comment(body, "codeant-ai[bot]", path="a.py", start=3, end=4)
+    assert f is not None
+    assert (f.severity, f.severity_level, f.category, f.file_path) == ("Major", "major", "actionable", "a.py")
+    assert f.title.startswith(title) and not f.title.startswith("Suggestion")
+    assert "Severity Level" not in f.body and f.body.startswith(title)
+    bold = parse_inline_comment("**Suggestion:** Close the file. [resource leak]\n\n**Severity Level:** Minor ⚠️",
+                                "codeant-ai[bot]", path="a.py", start=1, end=1)
+    assert bold is not None and (bold.title, bold.severity_level) == ("Close the file.", "minor")
+
+
+def test_new_bots_are_detected_by_login_and_by_unambiguous_markup() -> None:
+    from pr_agent.review.bots import detect_bot
+
+    assert [detect_bot(a, "") for a in ("codeant-ai[bot]", "bito-code-review[bot]", "augmentcode[bot]")] == [
+        "codeant", "bito", "augment"]
+    assert detect_bot("some-app[bot]", "CodeAnt AI finished reviewing your PR.") == "codeant"
+    assert detect_bot("some-app[bot]", "<strong>Recommended areas for review</strong>") == "codeant"
+    assert detect_bot("some-app[bot]", "<strong>Recommended focus areas for review</strong>") == "qodo"
+    assert detect_bot("some-app[bot]", "## Code Review Agent Run Status\n\n- skipped") == "bito"
+    assert detect_bot("some-app[bot]", "[![Fix All in Augment](https://x/y.svg)](https://app.augmentcode.com/z)") \
+        == "augment"
+    assert detect_bot("alice", "CodeAnt AI finished reviewing your PR.") is None  # a human quoting a bot

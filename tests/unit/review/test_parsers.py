@@ -105,7 +105,7 @@ def test_real_fixture_records_its_source(case: Case) -> None:
     source = case.source()
     assert set(SOURCE_KEYS) <= set(source), case.id
     assert all(isinstance(source[k], str) and source[k].strip() for k in SOURCE_KEYS)
-    assert source["captured"] == "2026-11-30"
+    assert source["captured"] in ("2026-11-30", "2026-12-02")  # the two capture sessions
     assert detect_bot(source["author"], "") == case.bot_dir  # the login as found names the bot
     assert case.name[:2].isdigit() and case.name[2] == "-"
 
@@ -254,8 +254,8 @@ def test_author_wins_over_body_markers() -> None:
 
 def test_registry_has_one_parser_per_bot() -> None:
     names = [p.name for p in parsers()]
-    assert names == ["coderabbit", "copilot", "gemini", "codex", "sourcery", "qodo", "greptile",
-                     "cursor", "cubic"]
+    assert names == ["coderabbit", "copilot", "gemini", "codex", "sourcery", "codeant", "qodo", "greptile",
+                     "cursor", "cubic", "bito", "augment"]
     assert all(isinstance(p, BotParser) for p in parsers())
     assert get_parser(None).parse("anything") == []
 
