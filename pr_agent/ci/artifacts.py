@@ -33,7 +33,7 @@ from pr_agent.errors import PrAgentError
 from pr_agent.refs import PRRef
 
 MAX_RUNS = 4  # workflow runs whose artifacts are listed
-MAX_ARTIFACTS = 3  # report artifacts downloaded per run
+MAX_ARTIFACTS = 5  # report artifacts downloaded per run
 MAX_ZIP_BYTES = 20 << 20
 MAX_UNZIPPED_BYTES = 64 << 20
 MAX_ENTRIES = 500
@@ -212,7 +212,7 @@ def merge(a: Analysis, artifact: str, found: Iterable[dict[str, Any]], flaky: It
         if match is not None:
             used.add(match)
             g = existing[match]
-            if g.get("runner") and item.get("runner") in (None, "junit"):
+            if g.get("runner"):  # the log's id is the runner's own (what its reproduce command takes)
                 item.update(test_name=g["test_name"], runner=g["runner"], suite=g.get("suite") or item.get("suite"))
             item["file_path"] = item.get("file_path") or g.get("file_path")
             item["line_number"] = item.get("line_number") or g.get("line_number")

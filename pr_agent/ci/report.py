@@ -145,8 +145,11 @@ def _where(f: dict[str, Any]) -> str:
 
 
 _RANK = {"new_in_this_pr": 0, None: 1, "unknown": 1, "flaky": 2, "failing_on_base": 3}
-_NOT_YOURS = {"failing_on_base": "not this PR's fault: it fails on the base branch too",
-              "flaky": "probably not this PR's fault: flaky"}
+_NOT_YOURS = {"failing_on_base": "not this PR's fault", "flaky": "probably not this PR's fault: flaky"}
+
+
+_VERDICT_WORDS = (("new_in_this_pr", "new in this PR"), ("failing_on_base", "failing on the base branch too (not this "
+                  "PR's fault)"), ("flaky", "flaky"), ("unknown", "without a comparable run"))
 
 
 def _rank(history: dict[str, Any] | None) -> int:
@@ -173,7 +176,7 @@ def priority(analyses: list[Analysis], page: list[dict[str, Any]], all_failures:
             kind = a.non_test["kind"]
             req = " in a required check" if a.check.required else ""
             verdict = (a.history or {}).get("verdict")
-            mine = f"; {_NOT_YOURS[verdict]} ({a.history['reason']})" if verdict in _NOT_YOURS else \
+            mine = f"; {_NOT_YOURS[verdict]}: {a.history['reason']}" if verdict in _NOT_YOURS else \
                 "; new in this PR" if verdict == "new_in_this_pr" else ""  # type: ignore[index]
             ranks.append(_rank(a.history))
             out.append({"test": a.check.display_name,
@@ -187,7 +190,7 @@ def priority(analyses: list[Analysis], page: list[dict[str, Any]], all_failures:
         if verdict == "new_in_this_pr":
             bits.append("new in this PR")
         elif verdict in _NOT_YOURS:
-            bits.append(_NOT_YOURS[verdict] + f" ({f['history']['reason']})")
+            bits.append(f"{_NOT_YOURS[verdict]}: {f['history']['reason']}")
         if f["check_name"] in required:
             bits.append("required check")
         others = shared[f["error_message"]] - 1
@@ -237,6 +240,11 @@ def _summary(out: Outcome, status: str, total_failures: int) -> str:
         parts.append(f"{n['pending']} still pending")
     parts.append(f"{n['passed']} passed")
     text = "; ".join(parts) + "."
+    verdicts = Counter(str((f.get("history") or {}).get("verdict")) for a in out.analyses for f in a.failures)
+    verdicts.update(str((a.history or {}).get("verdict")) for a in out.analyses if a.history and not a.failures)
+    said = [f"{verdicts[v]} {words}" for v, words in _VERDICT_WORDS if verdicts[v]]
+    if said:
+        text += f" History: {', '.join(said)}."
     if status == "passed":
         text = f"All {len(r.checks)} checks passed."
     return text[0].upper() + text[1:]

@@ -277,6 +277,10 @@ def list_workflow_runs(ctx: rest.Ctx) -> rest.RestResponse:
 
 def _artifact_object(ctx: rest.Ctx, repo: dict[str, Any], a: dict[str, Any]) -> dict[str, Any]:
     api = ctx.objects.repo_api(repo)
+    found = _pr_run(repo, a["run_id"])
+    base = _base_run(repo, a["run_id"]) if found is None else None
+    branch, sha = ((found[0]["head_ref"], found[0]["head_sha"]) if found else
+                   (base[1]["branch"], base[1]["head_sha"]) if base else ("main", "0" * 40))
     size = a.get("size_in_bytes")
     return {"id": a["id"], "node_id": node_id("MDg", a["id"]), "name": a["name"],
             "size_in_bytes": size if isinstance(size, int) else len(zip_bytes(a)),
@@ -286,7 +290,7 @@ def _artifact_object(ctx: rest.Ctx, repo: dict[str, Any], a: dict[str, Any]) -> 
             "expires_at": "2027-02-28T10:05:00Z", "updated_at": "2026-11-30T10:05:00Z",
             "digest": "sha256:" + hashlib.sha256(zip_bytes(a)).hexdigest(),
             "workflow_run": {"id": a["run_id"], "repository_id": repo["id"], "head_repository_id": repo["id"],
-                             "head_branch": None, "head_sha": None}}
+                             "head_branch": branch, "head_sha": sha}}
 
 
 def _artifacts(repo: dict[str, Any]) -> list[dict[str, Any]]:
