@@ -175,7 +175,8 @@ def live_world() -> dict[str, Any]:
 
 def pytest_log(failures: list[tuple[str, str]], passed: int = 3) -> str:
     """A raw Actions log of a pytest step with these (node id, message) failures."""
-    lines = ["Current runner version: '2.321.0'", "##[group]Run pytest", "============================= test session starts ==============================",
+    lines = ["Current runner version: '2.321.0'", "##[group]Run pytest",
+             "============================= test session starts ==============================",
              f"collected {len(failures) + passed} items", "",
              "=========================== short test summary info ============================"]
     lines += [f"FAILED {node} - {msg}" for node, msg in failures]
