@@ -48,6 +48,7 @@ PREFERENCES: dict[str, Any] = {
     "find_unresolved_comments.parse_review_bodies": True,
     "find_unresolved_comments.sort": "chronological",
     "get_failing_tests.bail_on_first": True,
+    "get_failing_tests.history": True,
     "get_failing_tests.wait": False,
     "manage_stacked_prs.auto_fix": True,
     "manage_stacked_prs.use_onto": None,
