@@ -43,12 +43,17 @@ def render(out: dict[str, Any]) -> str:
         req = " (required)" if fc["required"] else ""
         step = f" — step {fc['failed_step']!r}" if fc.get("failed_step") else ""
         lines += ["", terminal_field(f"✗ {fc['check_name']}{req}: {fc['state'].lower()}{step}")]
+        if fc.get("history"):
+            lines.append(terminal_field(f"  history: {fc['history']['verdict']} — {fc['history']['reason']}"))
         if fc.get("log_url") or fc.get("url"):
             lines.append(terminal_field(f"  {fc.get('log_url') or fc['url']}"))
         for f in by_check.get(fc["check_name"], []):
             where = f"{f['file_path']}:{f['line_number']}" if f.get("file_path") and f.get("line_number") else \
                 f.get("file_path") or ""
-            lines.append(terminal_field(f"  ● {f['test_name']}" + (f"  ({where})" if where else "")))
+            verdict = f"  [{f['history']['verdict']}]" if f.get("history") else ""
+            source = f"  (report: {f['artifact']})" if f.get("artifact") else ""
+            lines.append(terminal_field(f"  ● {f['test_name']}" + (f"  ({where})" if where else "") + verdict
+                                        + source))
             lines.append("    " + terminal_field(one_line(f["error_message"], 160)))
             if f.get("reproduce_command"):
                 lines.append("    rerun: " + terminal_field(f["reproduce_command"]))
@@ -56,6 +61,8 @@ def render(out: dict[str, Any]) -> str:
         if ntf:
             lines.append(terminal_field(f"  {ntf['kind']}: {one_line(ntf['summary'], 160)}"))
             lines += ["    | " + terminal_field(one_line(t, 160)) for t in ntf["decisive_lines"][:10]]
+        if fc.get("test_reports"):
+            lines.append(terminal_field(f"  test reports read: {', '.join(fc['test_reports'])}"))
         if fc.get("note"):
             lines.append(terminal_field(f"  note: {fc['note']}"))
         for text in fc.get("log_excerpt") or []:
