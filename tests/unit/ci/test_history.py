@@ -7,7 +7,8 @@ from pr_agent.ci.analyze import Analysis
 from pr_agent.ci.history import Gathered, _Base, _Run, assign
 from pr_agent.ci.rollup import Check
 
-BASE_RUN = {"id": 8001, "html_url": "https://github.com/o/r/actions/runs/8001", "run_started_at": "2026-11-29T08:00:00Z"}
+BASE_RUN = {"id": 8001, "html_url": "https://github.com/o/r/actions/runs/8001",
+            "run_started_at": "2026-11-29T08:00:00Z"}
 
 
 def _analysis(name: str, tests: list[str], flaky: list[str] | None = None) -> Analysis:
