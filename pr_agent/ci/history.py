@@ -197,23 +197,23 @@ def assign(analyses: list[Analysis], g: Gathered) -> None:
 
 
 def _tests(a: Analysis, check: dict[str, Any], base_failed: list[str] | None) -> None:
-    """Each failure's verdict from its check's, refined by the tests the base job failed."""
-    run = {"id": check.get("run_id"), "html_url": check.get("run_url"), "run_started_at": check.get("run_date")} \
-        if check.get("run_id") else None
+    """Each failure's verdict from its check's, refined by the tests the base job failed. Compact (verdict and
+    reason, which names the run and its date): the run's id, link and date are on the failed check."""
+    where = f"run {check.get('run_id')} ({str(check.get('run_date') or '')[:10]})"
     for f in a.failures:
         name = f["test_name"]
         if any(same_test(name, t) for t in a.flaky_tests):
             f["history"] = _verdict("flaky", "it failed, then passed on a rerun inside the job")
         elif check["verdict"] != "failing_on_base":
-            f["history"] = dict(check)
+            f["history"] = {k: v for k, v in check.items() if k in ("verdict", "reason", "attempt")}
         elif base_failed is None:
-            f["history"] = _verdict("unknown", "the job failed on the base branch too, but which tests failed there "
-                                    "could not be read", run)
+            f["history"] = _verdict("unknown", f"the job failed on the base branch too ({where}), but which tests "
+                                    "failed there could not be read")
         elif any(same_test(name, t) for t in base_failed):
-            f["history"] = _verdict("failing_on_base", f"it failed on the base branch too ({check['reason']})", run)
+            f["history"] = _verdict("failing_on_base", f"it failed on the base branch too, in {where}")
         elif base_failed:
-            f["history"] = _verdict("new_in_this_pr", "the job failed on the base branch too, but not on this test "
-                                    f"(run {check.get('run_id')})", run)
+            f["history"] = _verdict("new_in_this_pr", f"the job failed on the base branch too ({where}), but not on "
+                                    "this test")
         else:
-            f["history"] = _verdict("unknown", "the job failed on the base branch without a recognisable test "
-                                    "failure", run)
+            f["history"] = _verdict("unknown", f"the job failed on the base branch ({where}) without a recognisable "
+                                    "test failure")

@@ -60,7 +60,8 @@ class History(OutputModel):
         "rerun inside the job. failing_on_base: the base branch's latest completed run of the same workflow failed "
         "the same job/test (not this PR's fault). new_in_this_pr: it passed there. unknown: no comparable run.")
     reason: str
-    run_id: int | None = Field(None, description="The comparable base-branch run.")
+    run_id: int | None = Field(None, description="failed_checks only: the comparable base-branch run (a failure's "
+                               "reason names it and its date).")
     run_url: str | None = None
     run_date: str | None = Field(None, description="When that run started.")
     attempt: int | None = Field(None, description="flaky: the attempt of this run in which the job passed.")

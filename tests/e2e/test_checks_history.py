@@ -37,8 +37,12 @@ def test_each_verdict_with_the_run_it_compares_with_and_the_priority(agent) -> N
         CART[0]: "flaky",  # e2e passed on attempt 1 of the same run (same commit)
         "tests/test_docs.py::test_links": "unknown"}  # workflow Docs never ran on main
     # the run compared with is main's latest completed non-PR run (8001), not 7990 (older) nor 8002 (a PR's)
-    assert tests[RATE[0]]["run_id"] == 8001 and tests[RATE[0]]["run_date"] == "2026-11-29T08:00:00Z"
-    assert tests[RATE[0]]["run_url"] == "https://github.localhost/acme/widgets/actions/runs/8001"
+    assert tests[RATE[0]]["reason"] == "it failed on the base branch too, in run 8001 (2026-11-29)"
+    assert tests[TOTAL[0]]["reason"] == "the job failed on the base branch too (run 8001 (2026-11-29)), but not on " \
+        "this test"
+    unit = next(c["history"] for c in out["failed_checks"] if c["check_name"] == "CI / unit")
+    assert unit["run_id"] == 8001 and unit["run_date"] == "2026-11-29T08:00:00Z"
+    assert unit["run_url"] == "https://github.localhost/acme/widgets/actions/runs/8001"
     assert tests[CART[0]]["attempt"] == 1 and "run_id" not in tests[CART[0]]
     checks = {c["check_name"]: c["history"]["verdict"] for c in out["failed_checks"]}
     assert checks == {"CI / unit": "failing_on_base", "CI / integration": "new_in_this_pr", "CI / e2e": "flaky",
