@@ -242,7 +242,7 @@ def apply_reports(ctx: Context, ref: PRRef, analyses: list[Analysis], checks: li
     for run_id in list(by_run)[MAX_RUNS:]:
         for a in by_run[run_id]:
             a.note = _join(a.note, f"test-report artifacts not read (at most {MAX_RUNS} workflow runs)")
-    results = ctx.gh.map(lambda r: fetch_run_reports(ctx, ref, r), runs, max_workers=4)
+    results = ctx.gh.map(lambda r: _safe_reports(ctx, ref, r), runs, max_workers=4)
     requests = 0
     for run_id, got in zip(runs, results, strict=True):
         requests += got.requests
@@ -260,6 +260,17 @@ def apply_reports(ctx: Context, ref: PRRef, analyses: list[Analysis], checks: li
             for a in failed:
                 a.note = _join(a.note, note)
     return requests
+
+
+def _safe_reports(ctx: Context, ref: PRRef, run_id: int) -> RunReports:
+    """:func:`fetch_run_reports`, with GitHub's failures (after the gateway's retries) as a note: the reports
+    are extra, the log's findings still stand."""
+    try:
+        return fetch_run_reports(ctx, ref, run_id)
+    except PrAgentError as err:
+        if err.code == "cancelled":
+            raise
+        return RunReports(notes=[f"the test-report artifacts of run {run_id} could not be read ({err.code})"])
 
 
 def _join(note: str | None, text: str) -> str:

@@ -125,6 +125,7 @@ class Gathered:
     bases: dict[int, _Base] = field(default_factory=dict)
     base_logs: dict[int, list[str] | None] = field(default_factory=dict)  # base job id -> failing tests
     base: str = ""
+    error: str | None = None  # the error code that stopped the reads (then every verdict is unknown)
 
 
 def _failed(analyses: list[Analysis]) -> list[Analysis]:
@@ -166,7 +167,8 @@ def assign(analyses: list[Analysis], g: Gathered) -> None:
     for a in _failed(analyses):
         run = g.runs.get(a.check.run_id or 0)
         if run is None:
-            a.history = _verdict("unknown", f"history not read (at most {MAX_RUNS} workflow runs)")
+            a.history = _verdict("unknown", f"history could not be read ({g.error})" if g.error else
+                                 f"history not read (at most {MAX_RUNS} workflow runs)")
             _tests(a, a.history, None)
             continue
         wid = (run.info or {}).get("workflow_id")

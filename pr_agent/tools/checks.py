@@ -235,7 +235,13 @@ def _look(ctx: Context, ref: Any, params: GetFailingTestsInput, wait: bool, hist
         gathered = pool.submit(hist.gather, ctx, ref, out.analyses, snap.base_ref, snap.head_sha) if history else None
         apply_reports(ctx, ref, out.analyses, snap.rollup.checks)
         if gathered is not None:
-            hist.assign(out.analyses, gathered.result())
+            try:
+                found = gathered.result()
+            except PrAgentError as err:  # the verdicts are extra: GitHub failing them never fails the answer
+                if err.code == "cancelled":
+                    raise
+                found = hist.Gathered(base=snap.base_ref, error=err.code)
+            hist.assign(out.analyses, found)
     return out
 
 

@@ -10,6 +10,7 @@ from typing import Any
 import orjson
 
 from tests.e2e.ci_worlds import API, CART, FAST, RATE, TOTAL, history_world, reports_world
+from tests.fakehub import Fault
 
 HISTORY_PATHS = {"/repos/acme/widgets/actions/runs/9001", "/repos/acme/widgets/actions/runs/9002",
                  "/repos/acme/widgets/actions/runs/9001/attempts/1/jobs", "/repos/acme/widgets/actions/runs/8001/jobs",
@@ -102,3 +103,11 @@ def test_reports_in_artifacts_come_first_and_merge_with_the_logs(agent) -> None:
     zips = {r.path for r in a.hub.requests if r.path.endswith("/zip")}
     assert len(zips) == 4  # docs-coverage is not a test report by its name: never downloaded
     assert out["total_failures"] == 5
+    # GitHub failing the extra reads (after the gateway's retries) never fails the answer: said, the log stands
+    fault = r"GET /repos/acme/widgets/actions/runs/9001(/artifacts)?(\?|$)"
+    a.hub.add_fault(Fault(match=fault, status=502, times=None))
+    again = run_json(a)
+    unit = next(c for c in again["failed_checks"] if c["check_name"] == "CI / unit")
+    assert "the test-report artifacts of run 9001 could not be read (" in unit["note"]
+    assert unit["history"]["verdict"] == "unknown" and "could not be read" in unit["history"]["reason"]
+    assert [f["source"] for f in again["failures"] if f["check_name"] == "CI / unit"] == ["log"]
