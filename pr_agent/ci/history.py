@@ -106,8 +106,7 @@ def _base_failures(ctx: Context, ref: PRRef, job_id: int) -> list[str] | None:
 def _verdict(verdict: str, reason: str, run: dict[str, Any] | None = None, attempt: int | None = None) -> dict:
     out: dict[str, Any] = {"verdict": verdict, "reason": reason}
     if run is not None:
-        out.update(run_id=run.get("id"), run_url=run.get("html_url"),
-                   run_date=run.get("run_started_at") or run.get("created_at"))
+        out.update(run_id=run.get("id"), run_date=run.get("run_started_at") or run.get("created_at"))
     if attempt is not None:
         out["attempt"] = attempt
     return out
@@ -177,8 +176,7 @@ def assign(analyses: list[Analysis], g: Gathered) -> None:
         job = _base_job(g, a)
         if a.check.name in run.passed_before:
             n = run.passed_before[a.check.name]
-            a.history = _verdict("flaky", f"the same job passed on attempt {n} of this run, on the same commit",
-                                 attempt=n)
+            a.history = _verdict("flaky", f"passed on attempt {n} of this run (same commit)", attempt=n)
         elif run.info is None:
             a.history = _verdict("unknown", "GitHub did not show this workflow run")
         elif base_run is None or job is None:
@@ -186,28 +184,29 @@ def assign(analyses: list[Analysis], g: Gathered) -> None:
                    f"named {a.check.name!r}" if b else "GitHub did not show this workflow run's workflow")
             a.history = _verdict("unknown", why, base_run)
         elif job.get("conclusion") in _FAILED:
-            a.history = _verdict("failing_on_base", f"{a.check.name} also failed on {base} in run "
-                                 f"{base_run.get('id')} ({_when(base_run)})", base_run)
+            a.history = _verdict("failing_on_base", f"failed on {base} too, in run {base_run.get('id')} "
+                                 f"({_when(base_run)})", base_run)
         elif job.get("conclusion") == "success":
-            a.history = _verdict("new_in_this_pr", f"{a.check.name} passed on {base} in run {base_run.get('id')} "
+            a.history = _verdict("new_in_this_pr", f"passed on {base} in run {base_run.get('id')} "
                                  f"({_when(base_run)})", base_run)
         else:
-            a.history = _verdict("unknown", f"{a.check.name} was {job.get('conclusion') or job.get('status')} on "
-                                 f"{base} in run {base_run.get('id')}", base_run)
+            a.history = _verdict("unknown", f"{job.get('conclusion') or job.get('status')} on {base} in run "
+                                 f"{base_run.get('id')}", base_run)
         job_id = job.get("id") if job else None
         _tests(a, a.history, g.base_logs.get(job_id) if isinstance(job_id, int) else None)
 
 
 def _tests(a: Analysis, check: dict[str, Any], base_failed: list[str] | None) -> None:
-    """Each failure's verdict from its check's, refined by the tests the base job failed. Compact (verdict and
-    reason, which names the run and its date): the run's id, link and date are on the failed check."""
+    """Each failure's verdict from its check's, refined by the tests the base job failed. Compact: a failure
+    that simply shares its job's verdict carries only the verdict (the reason, run id and date are on the
+    failed check); one refined by the base job's tests has its own reason naming the run and its date."""
     where = f"run {check.get('run_id')} ({str(check.get('run_date') or '')[:10]})"
     for f in a.failures:
         name = f["test_name"]
         if any(same_test(name, t) for t in a.flaky_tests):
             f["history"] = _verdict("flaky", "it failed, then passed on a rerun inside the job")
-        elif check["verdict"] != "failing_on_base":
-            f["history"] = {k: v for k, v in check.items() if k in ("verdict", "reason", "attempt")}
+        elif check["verdict"] != "failing_on_base":  # the job's verdict; its reason is on the failed check
+            f["history"] = {"verdict": check["verdict"]}
         elif base_failed is None:
             f["history"] = _verdict("unknown", f"the job failed on the base branch too ({where}), but which tests "
                                     "failed there could not be read")

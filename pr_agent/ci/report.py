@@ -184,13 +184,15 @@ def priority(analyses: list[Analysis], page: list[dict[str, Any]], all_failures:
                         f"not run or their results are unknown until this is fixed{mine}"})
     shared = Counter(f["error_message"] for f in all_failures)
     required = {a.check.display_name for a in analyses if a.check.required}
+    checks_history = {a.check.display_name: a.history for a in analyses}
     for f in page:
         bits = []
         verdict = (f.get("history") or {}).get("verdict")
         if verdict == "new_in_this_pr":
             bits.append("new in this PR")
         elif verdict in _NOT_YOURS:
-            bits.append(f"{_NOT_YOURS[verdict]}: {f['history']['reason']}")
+            why = f["history"].get("reason") or (checks_history.get(f["check_name"]) or {}).get("reason") or ""
+            bits.append(f"{_NOT_YOURS[verdict]}: {why}" if why else _NOT_YOURS[verdict])
         if f["check_name"] in required:
             bits.append("required check")
         others = shared[f["error_message"]] - 1

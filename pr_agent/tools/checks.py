@@ -59,10 +59,10 @@ class History(OutputModel):
         description="flaky: the same job passed in another attempt on the same commit, or the test passed on a "
         "rerun inside the job. failing_on_base: the base branch's latest completed run of the same workflow failed "
         "the same job/test (not this PR's fault). new_in_this_pr: it passed there. unknown: no comparable run.")
-    reason: str
-    run_id: int | None = Field(None, description="failed_checks only: the comparable base-branch run (a failure's "
-                               "reason names it and its date).")
-    run_url: str | None = None
+    reason: str | None = Field(None, description="Why. On a failure only when it differs from its failed check's "
+                               "(its own comparison with the base run's tests, naming the run and its date).")
+    run_id: int | None = Field(None, description="failed_checks: the comparable base-branch run "
+                               "(https://github.com/OWNER/REPO/actions/runs/RUN_ID).")
     run_date: str | None = Field(None, description="When that run started.")
     attempt: int | None = Field(None, description="flaky: the attempt of this run in which the job passed.")
 
