@@ -109,6 +109,11 @@ def _checks(ctx: BenchCtx) -> Call:
     return Call(["checks", ctx.ref, "--json"], floors.failing_tests(ctx.pr()), {"pr": ctx.ref})
 
 
+def _checks_no_history(ctx: BenchCtx) -> Call:
+    return Call(["checks", ctx.ref, "--no-history", "--json"], floors.failing_tests(ctx.pr(), history=False),
+                {"pr": ctx.ref, "history": False})
+
+
 def _ready(ctx: BenchCtx) -> Call:
     return Call(["ready", ctx.ref, "--json"], floors.merge_readiness(ctx.pr(), ctx.rulesets()), {"pr": ctx.ref})
 
@@ -149,6 +154,7 @@ CASES: list[Case] = [
     Case("resolve --thread --reply", "resolve_review_thread", _resolve_reply),
     Case("resolve --comment (last page)", "resolve_review_thread", _resolve_by_comment),
     Case("checks", "get_failing_tests", _checks, items_key="failures", detail=True, paged=True, exits=(0, 1)),
+    Case("checks --no-history", "get_failing_tests", _checks_no_history, exits=(0, 1)),
     Case("ready", "check_merge_readiness", _ready, exits=(0, 1, 8)),
     Case("conflicts", "detect_merge_conflicts", _conflicts, prepare=make_conflicting_clone, exits=(0, 1)),
     Case("stack (in the clone)", "manage_stacked_prs", _stack),

@@ -89,6 +89,22 @@ def _passing_names(n: int) -> list[tuple[str, str]]:
     return out[:n]
 
 
+def _history(failed: list[tuple[str, str, str]], run_ids: dict[str, int]) -> dict[str, Any]:
+    """History for the verdicts (README, "Is it mine?"): ``main``'s latest CI run failed the first pytest job the
+    same way (failing_on_base) and passed the PR's other CI jobs (new_in_this_pr); the Rust run is a re-run whose
+    first attempt passed ``cargo test`` (flaky); the other workflows never ran on ``main`` (unknown)."""
+    ci_jobs = [name for workflow, name, _ in failed if workflow == "CI"]
+    out: dict[str, Any] = {"base_runs": [{"id": 8_900, "workflow": "CI", "created_at": "2026-11-29T08:00:00Z",
+                                          "jobs": [{"name": n, "id": 8_901 + k, "conclusion": "failure" if k == 0
+                                                    else "success", **({"log": f"fixtures/logs/{FAILED[0][2]}.log"}
+                                                                       if k == 0 else {})}
+                                                   for k, n in enumerate(ci_jobs)]}]}
+    if "Rust" in run_ids:
+        out["attempts"] = [{"run_id": run_ids["Rust"], "attempt": 1,
+                            "jobs": [{"name": "cargo test", "id": 8_950, "conclusion": "success"}]}]
+    return out
+
+
 def ci_section(pr: dict[str, Any], size: CiSize, workdir: Path) -> dict[str, int]:
     """Fill ``pr["checks"]`` and ``pr["ci"]``; returns counts for ``describe()``."""
     from bench import gen_log
@@ -118,7 +134,7 @@ def ci_section(pr: dict[str, Any], size: CiSize, workdir: Path) -> dict[str, int
             checks.append(spec)
         else:
             checks.append(_job(spec.pop("name"), spec.pop("workflow"), job_id, run_ids, **spec))
-    pr["checks"], pr["ci"] = checks, {"runs": runs}
+    pr["checks"], pr["ci"] = checks, {"runs": runs, **_history(failed, run_ids)}
     expected = sum(len(json.loads((ROOT / "fixtures/logs" / f"{fx}.expected.json").read_text())["failures"])
                    for _, _, fx in failed if fx) + len(gen_log.FAIL_AT)
     return {"checks": len(checks), "failed_actions_jobs": len(runs),

@@ -117,7 +117,7 @@ def _failed_check_runs(pr: dict[str, Any]) -> int:
                and (c.get("conclusion") or "") in FAILED_CHECK_STATES)
 
 
-def failing_tests(pr: dict[str, Any]) -> Floor:
+def failing_tests(pr: dict[str, Any], *, history: bool = True) -> Floor:
     """get_failing_tests: every rollup page, one ``nodes(ids:)`` query per 100 failed check runs (their steps
     and annotations), and each failed Actions job's log. A log is REST only and ``GET …/actions/jobs/{id}/logs``
     answers 302 to a blob URL that gh follows: 2 requests, 2 sequential. A job's log can start once the rollup
@@ -139,7 +139,44 @@ def failing_tests(pr: dict[str, Any]) -> Floor:
     why = (f"{p} rollup page(s) of {len(pr.get('checks') or [])} checks (baseRef.rules rides on the first) + "
            f"{queries} nodes(ids:) query for the steps and annotations of {runs} failed check runs (off the "
            f"critical path) + {len(failed)} failed Actions jobs × 2 (job log: 302, then the blob)")
-    return Floor(p + queries + 2 * len(failed), depth, why)
+    extra, extra_depth, extra_why = _reports_and_history(pr, failed, history)
+    return Floor(p + queries + 2 * len(failed) + extra, max(depth, extra_depth), why + extra_why)
+
+
+def _reports_and_history(pr: dict[str, Any], failed: list[int], history: bool) -> tuple[int, int, str]:
+    """The test-report artifacts and history verdicts of get_failing_tests (pr_agent/ci/artifacts.py,
+    pr_agent/ci/history.py): per workflow run with a failed job (at most 4) its artifact list, and 2 requests
+    (302, blob) per report artifact; with history, per run ``GET …/runs/{id}`` and the jobs of each earlier
+    attempt (at most 2), per workflow its base-branch runs and the jobs of the run found there, and 2 per base
+    job log read (at most 4). The chain run → workflow runs → base jobs → log (302, blob) starts once the
+    rollup page naming the run arrived."""
+    from pr_agent.ci.artifacts import MAX_ARTIFACTS, MAX_RUNS, is_report_artifact
+    from pr_agent.ci.history import MAX_ATTEMPTS, MAX_BASE_LOGS
+
+    checks = pr.get("checks") or []
+    run_ids = list(dict.fromkeys(checks[k].get("run_id") for k in failed if checks[k].get("run_id")))[:MAX_RUNS]
+    ci = pr.get("ci") or {}
+    arts = [a for a in ci.get("artifacts") or [] if a.get("run_id") in run_ids and is_report_artifact(a)]
+    downloads = sum(min(MAX_ARTIFACTS, sum(1 for a in arts if a.get("run_id") == r)) for r in run_ids)
+    n, depth = len(run_ids) + 2 * downloads, (2 + (2 if downloads else 0)) if run_ids else 0
+    why = f" + {len(run_ids)} artifact lists + {downloads} report artifacts × 2"
+    if not history or not run_ids:
+        return n, depth, why
+    attempts = sum(min(MAX_ATTEMPTS, sum(1 for a in ci.get("attempts") or [] if a.get("run_id") == r))
+                   for r in run_ids)
+    workflows = {checks[k].get("workflow") for k in failed if checks[k].get("run_id") in run_ids}
+    bases = {w: max((b for b in ci.get("base_runs") or [] if b.get("workflow") == w and b.get("event", "push")
+                     not in ("pull_request", "pull_request_target")), key=lambda b: b.get("created_at", ""),
+                    default=None) for w in workflows}
+    names = {checks[k]["name"] for k in failed}
+    base_logs = min(MAX_BASE_LOGS, sum(1 for b in bases.values() if b for j in b.get("jobs") or []
+                                       if j["name"] in names and j.get("conclusion") == "failure"))
+    found = sum(1 for b in bases.values() if b)
+    n += len(run_ids) + attempts + len(workflows) + found + 2 * base_logs
+    depth = max(depth, 1 + 2 + (1 if found else 0) + (2 if base_logs else 0))
+    why += (f" + history: {len(run_ids)} runs, {attempts} earlier attempts' jobs, {len(workflows)} workflows' base "
+            f"runs, {found} base runs' jobs, {base_logs} base job logs × 2")
+    return n, depth, why
 
 
 def merge_readiness(pr: dict[str, Any], rulesets: list[dict[str, Any]] | None = None) -> Floor:

@@ -49,6 +49,7 @@ PREFERENCES: dict[str, Any] = {
     "find_unresolved_comments.sort": "chronological",
     "find_unresolved_comments.wait": False,
     "get_failing_tests.bail_on_first": True,
+    "get_failing_tests.history": True,
     "get_failing_tests.wait": False,
     "manage_stacked_prs.auto_fix": True,
     "manage_stacked_prs.use_onto": None,

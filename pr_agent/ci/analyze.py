@@ -55,6 +55,9 @@ class Analysis:
     log_available: bool = False
     log_status: str | None = None  # Actions jobs: read, not_yet_available, log_expired, refused, unreadable
     final: bool = True  # False: worth asking again later (the log was not available yet)
+    flaky_tests: list[str] = field(default_factory=list)  # failed, then passed on a rerun inside the job
+    reports: list[str] = field(default_factory=list)  # artifacts whose test reports were merged in
+    history: dict[str, Any] | None = None  # the check's history verdict (pr_agent.ci.history)
 
     @property
     def job_id(self) -> int | None:
@@ -289,6 +292,7 @@ def analyze_check(check: Check, raw: IO[bytes] | PrAgentError | None, details: C
     if a.step is None and steps:
         a.step = next((s for s in steps if s.failed), None)
     a.runners = list(parsed.runners_detected)
+    a.flaky_tests = list(parsed.flaky)
     found = _annotation_failures(annotations or [])
     if found:
         failures = _merge(found, parsed)

@@ -120,6 +120,10 @@ def failed_check_view(a: Analysis, ref: PRRef, full: bool) -> dict[str, Any]:
             view.update(full_log_command=job_log_command(ref, a.job_id), full_log_resource=job_log_uri(ref, a.job_id))
         if a.step is not None:
             view.update(failed_step=a.step.name, failed_step_number=a.step.number)
+    if a.reports:
+        view["test_reports"] = list(a.reports)
+    if a.history is not None:
+        view["history"] = a.history
     if full:
         view.update(log_excerpt=a.excerpt or None, annotations=a.annotations or None, slice_method=a.slice_method)
     elif view.get("log_url") and view["log_url"].startswith(f"{view['url']}#"):
@@ -149,35 +153,65 @@ def _where(f: dict[str, Any]) -> str:
     return f" at {f['file_path']}" + (f":{f['line_number']}" if f.get("line_number") else "")
 
 
+_RANK = {"new_in_this_pr": 0, None: 1, "unknown": 1, "flaky": 2, "failing_on_base": 3}
+_NOT_YOURS = {"failing_on_base": "not this PR's fault", "flaky": "probably not this PR's fault: flaky"}
+
+
+_VERDICT_WORDS = (("new_in_this_pr", "new in this PR"), ("failing_on_base", "failing on the base branch too (not this "
+                  "PR's fault)"), ("flaky", "flaky"), ("unknown", "without a comparable run"))
+
+
+def _rank(history: dict[str, Any] | None) -> int:
+    return _RANK.get((history or {}).get("verdict"), 1)
+
+
 def priority(analyses: list[Analysis], page: list[dict[str, Any]], all_failures: list[dict[str, Any]],
              ref: PRRef) -> list[dict[str, Any]]:
-    """Non-test failures first (nothing else in that job could run), then the page's test failures, with
-    the facts that make one matter more: a required check, an error shared with other failures."""
+    """What the PR's own changes broke first (history ``new_in_this_pr``, then no verdict or ``unknown``, then
+    ``flaky``, then ``failing_on_base``, which are said not to be the PR's fault); within each, non-test failures
+    first (nothing else in that job could run), then the page's test failures, with the facts that make one
+    matter more: a required check, an error shared with other failures."""
     out: list[dict[str, Any]] = []
+    ranks: list[int] = []
     for a in analyses:
         if a.log_status == "log_expired" and not a.failures:
             again = ("re-run the job (its rerun_command) for a new log" if rerun_command(ref, a.check) else
                      "GitHub no longer re-runs it (over 30 days): push a commit to run CI again")
+            ranks.append(_rank(a.history))
             out.append({"test": a.check.display_name,
                         "reason": f"its log has expired, so why it failed is unknown beyond its annotations and "
                         f"failed step; {again}"})
         elif a.non_test and not a.failures:
             kind = a.non_test["kind"]
             req = " in a required check" if a.check.required else ""
+            verdict = (a.history or {}).get("verdict")
+            mine = f"; {_NOT_YOURS[verdict]}: {a.history['reason']}" if verdict in _NOT_YOURS else \
+                "; new in this PR" if verdict == "new_in_this_pr" else ""  # type: ignore[index]
+            ranks.append(_rank(a.history))
             out.append({"test": a.check.display_name,
                         "reason": f"{kind.replace('_', ' ')}{req}: {a.non_test['summary']} — the job's tests did "
-                        "not run or their results are unknown until this is fixed"})
+                        f"not run or their results are unknown until this is fixed{mine}"})
     shared = Counter(f["error_message"] for f in all_failures)
     required = {a.check.display_name for a in analyses if a.check.required}
+    checks_history = {a.check.display_name: a.history for a in analyses}
     for f in page:
         bits = []
+        verdict = (f.get("history") or {}).get("verdict")
+        if verdict == "new_in_this_pr":
+            bits.append("new in this PR")
+        elif verdict in _NOT_YOURS:
+            why = f["history"].get("reason") or (checks_history.get(f["check_name"]) or {}).get("reason") or ""
+            bits.append(f"{_NOT_YOURS[verdict]}: {why}" if why else _NOT_YOURS[verdict])
         if f["check_name"] in required:
             bits.append("required check")
         others = shared[f["error_message"]] - 1
         if others > 0:
             bits.append(f"same error as {others} other failure{'s' if others > 1 else ''}")
         bits.append(f"failed in {f['check_name']}{_where(f)}")
+        ranks.append(_rank(f.get("history")))
         out.append({"test": f["test_name"], "reason": "; ".join(bits)})
+    order = sorted(range(len(out)), key=lambda i: ranks[i])  # stable: non-test failures stay first in a rank
+    out = [out[i] for i in order]
     return out[:MAX_PRIORITY]
 
 
@@ -217,6 +251,11 @@ def _summary(out: Outcome, status: str, total_failures: int) -> str:
         parts.append(f"{n['pending']} still pending")
     parts.append(f"{n['passed']} passed")
     text = "; ".join(parts) + "."
+    verdicts = Counter(str((f.get("history") or {}).get("verdict")) for a in out.analyses for f in a.failures)
+    verdicts.update(str((a.history or {}).get("verdict")) for a in out.analyses if a.history and not a.failures)
+    said = [f"{verdicts[v]} {words}" for v, words in _VERDICT_WORDS if verdicts[v]]
+    if said:
+        text += f" History: {', '.join(said)}."
     if status == "passed":
         text = f"All {len(r.checks)} checks passed."
     return text[0].upper() + text[1:]

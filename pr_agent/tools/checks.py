@@ -40,6 +40,10 @@ class GetFailingTestsInput(InputModel):
                                         f"progressToken answers within {MCP_WAIT_LIMIT_S:.0f} s with the pending "
                                         "state. "
                                         f"Omitted means {DEFAULT_TIMEOUT_S}.")
+    history: bool | None = stored(True, "Give each failed job and failure a history verdict (flaky, "
+                                  "failing_on_base, new_in_this_pr, unknown) from the run's earlier attempts and the "
+                                  "base branch's latest completed run of the same workflow: about 3 extra requests per "
+                                  "failed workflow run, plus 1 per base job that failed too (bounded). false: none.")
     detail: Literal["concise", "full"] = Field(
         "concise", description="concise: failures with their decisive lines, and only the checks that did not "
         "pass. full: adds bounded log excerpts of each failed step, check-run annotations and every check. "
@@ -48,6 +52,19 @@ class GetFailingTestsInput(InputModel):
                                "same arguments (wait is then ignored). Omitted means the first page.")
     page_size: int | None = Field(None, ge=1, le=100, description=f"Failures per page, 1-100. Omitted means "
                                   f"{MCP_PAGE_SIZE} over MCP (sized for a model's context) and {PAGE_SIZE} on the CLI.")
+
+
+class History(OutputModel):
+    verdict: Literal["flaky", "failing_on_base", "new_in_this_pr", "unknown"] = Field(
+        description="flaky: the same job passed in another attempt on the same commit, or the test passed on a "
+        "rerun inside the job. failing_on_base: the base branch's latest completed run of the same workflow failed "
+        "the same job/test (not this PR's fault). new_in_this_pr: it passed there. unknown: no comparable run.")
+    reason: str | None = Field(None, description="Why. On a failure only when it differs from its failed check's "
+                               "(its own comparison with the base run's tests, naming the run and its date).")
+    run_id: int | None = Field(None, description="failed_checks: the comparable base-branch run "
+                               "(https://github.com/OWNER/REPO/actions/runs/RUN_ID).")
+    run_date: str | None = Field(None, description="When that run started.")
+    attempt: int | None = Field(None, description="flaky: the attempt of this run in which the job passed.")
 
 
 class Failure(OutputModel):
@@ -64,8 +81,11 @@ class Failure(OutputModel):
     job_id: int | None = Field(None, description="GitHub Actions job id (the full log: --log JOB_ID).")
     step_name: str | None = Field(None, description="The step it ran in. concise: absent when it is its failed "
                                   "check's failed_step (failed_checks, same job_id).")
-    source: Literal["log", "annotation"] = Field(description="Parsed from the job log, or from a check-run "
-                                                 "annotation a test reporter wrote.")
+    source: Literal["artifact", "log", "annotation"] = Field(
+        description="artifact: a test report (JUnit XML, xUnit, TRX, CTRF) the run uploaded; log: parsed from the job "
+        "log; annotation: a check-run annotation a test reporter wrote.")
+    artifact: str | None = Field(None, description="source artifact: the artifact holding the report.")
+    history: History | None = Field(None, description="Is this failure the PR's? Absent with history=false.")
     reproduce_command: str | None = Field(None, description="Shell command that reruns this test locally (every "
                                           "value shell-quoted); absent when no exact command can be built.")
 
@@ -119,6 +139,9 @@ class FailedCheck(OutputModel):
     annotations: list[Annotation] | None = Field(None, description="detail=full: the check run's annotations.")
     slice_method: str | None = Field(None, description="detail=full: how the failed step was cut from the log "
                                      "(timestamps, groups or whole_log).")
+    test_reports: list[str] | None = Field(None, description="Artifacts whose test reports were read for this job.")
+    history: History | None = Field(None, description="GitHub Actions jobs: is this check's failure the PR's? "
+                                    "Absent with history=false.")
 
 
 class CheckSummary(OutputModel):
@@ -199,23 +222,46 @@ class GetFailingTestsOutput(OutputModel):
     notice: str
 
 
-def _scope(ref: Any, detail: str) -> dict[str, Any]:
-    return {"pr": str(ref).lower(), "detail": detail}
+def _scope(ref: Any, detail: str, history: bool) -> dict[str, Any]:
+    return {"pr": str(ref).lower(), "detail": detail, "history": history}
+
+
+def _look(ctx: Context, ref: Any, params: GetFailingTestsInput, wait: bool, history: bool) -> Any:
+    """Watch CI, then read the failed runs' test-report artifacts and (concurrently) their history."""
+    from pr_agent.ci import history as hist
+    from pr_agent.ci.artifacts import apply_reports
+    from pr_agent.ci.watch import watch
+
+    out = watch(ctx, ref, wait=wait, bail_on_first=bool(params.bail_on_first),
+                timeout_s=float(params.timeout_seconds or DEFAULT_TIMEOUT_S))
+    snap = out.snapshot
+    with ctx.gh.pool(1) as pool:
+        gathered = pool.submit(hist.gather, ctx, ref, out.analyses, snap.base_ref, snap.head_sha) if history else None
+        apply_reports(ctx, ref, out.analyses, snap.rollup.checks)
+        if gathered is not None:
+            try:
+                found = gathered.result()
+            except PrAgentError as err:  # the verdicts are extra: GitHub failing them never fails the answer
+                if err.code == "cancelled":
+                    raise
+                found = hist.Gathered(base=snap.base_ref, error=err.code)
+            hist.assign(out.analyses, found)
+    return out
 
 
 def handle(ctx: Context, params: GetFailingTestsInput) -> GetFailingTestsOutput:
     from pr_agent.ci import report  # the parsers load only when the tool runs (CLI start-up stays quick)
-    from pr_agent.ci.watch import env_poll_hint, watch
+    from pr_agent.ci.watch import env_poll_hint
 
     ref = ctx.pr(params.pr)
     full = params.detail == "full"
-    scope = _scope(ref, params.detail)
+    history = bool(params.history)
+    scope = _scope(ref, params.detail, history)
     cursor = read_cursor(params.cursor, NAME, scope) if params.cursor else None
     after = cursor.position if cursor else None
     wait = bool(params.wait) and after is None
     held = fetch_or_reuse(ctx, NAME, {**scope, "pr": pr_key(ref)}, cursor and cursor.snapshot, [ref],
-                          lambda: watch(ctx, ref, wait=wait, bail_on_first=bool(params.bail_on_first),
-                                        timeout_s=float(params.timeout_seconds or DEFAULT_TIMEOUT_S)))
+                          lambda: _look(ctx, ref, params, wait, history))
     out = held.value  # shared with other pages when it is a snapshot: read it, never change it
     if held.from_snapshot:  # a later page is one look at the snapshot's CI state, as a re-fetch would be
         out = replace(out, ended="immediate", polls=1, waited_s=0.0)

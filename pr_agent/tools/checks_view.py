@@ -45,13 +45,19 @@ def render(out: dict[str, Any]) -> str:
         req = " (required)" if fc["required"] else ""
         step = f" — step {fc['failed_step']!r}" if fc.get("failed_step") else ""
         lines += ["", c.red(terminal_field(f"✗ {fc['check_name']}{req}: {fc['state'].lower()}")) + terminal_field(step)]
+        if fc.get("history"):
+            h = fc["history"]
+            lines.append("  " + c.dim("history:") + terminal_field(f" {h['verdict']} — {h['reason']}"))
         if fc.get("log_url") or fc.get("url"):
             lines.append("  " + c.dim(terminal_field(fc.get("log_url") or fc["url"])))
         for f in by_check.get(fc["check_name"], []):
             where = f"{f['file_path']}:{f['line_number']}" if f.get("file_path") and f.get("line_number") else \
                 f.get("file_path") or ""
+            verdict = f"  [{f['history']['verdict']}]" if f.get("history") else ""
+            source = f"  (report: {f['artifact']})" if f.get("artifact") else ""
             lines.append("  " + c.red("●") + terminal_field(f" {f['test_name']}")
-                         + (c.dim(terminal_field(f"  ({where})")) if where else ""))
+                         + (c.dim(terminal_field(f"  ({where})")) if where else "") + terminal_field(verdict)
+                         + c.dim(terminal_field(source)))
             lines.append("    " + terminal_field(one_line(f["error_message"], 160)))
             if f.get("reproduce_command"):
                 lines.append("    " + c.dim("rerun:") + " " + terminal_field(f["reproduce_command"]))
@@ -60,6 +66,8 @@ def render(out: dict[str, Any]) -> str:
             lines.append("  " + c.red(terminal_field(f"{ntf['kind']}:"))
                          + terminal_field(f" {one_line(ntf['summary'], 160)}"))
             lines += ["    " + c.dim("|") + " " + terminal_field(one_line(t, 160)) for t in ntf["decisive_lines"][:10]]
+        if fc.get("test_reports"):
+            lines.append("  " + c.dim(terminal_field(f"test reports read: {', '.join(fc['test_reports'])}")))
         if fc.get("note"):
             lines.append("  " + c.dim(terminal_field(f"note: {fc['note']}")))
         for text in fc.get("log_excerpt") or []:

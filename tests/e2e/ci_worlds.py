@@ -171,3 +171,85 @@ def live_world() -> dict[str, Any]:
           "timeline": [{"at_poll": 30, "update": {"integration (1)": {"status": "COMPLETED", "conclusion": "FAILURE",
                                                                       "completed_at": T1}}}]}
     return world(checks, ci)
+
+
+def pytest_log(failures: list[tuple[str, str]], passed: int = 3) -> str:
+    """A raw Actions log of a pytest step with these (node id, message) failures."""
+    lines = ["Current runner version: '2.321.0'", "##[group]Run pytest",
+             "============================= test session starts ==============================",
+             f"collected {len(failures) + passed} items", "",
+             "=========================== short test summary info ============================"]
+    lines += [f"FAILED {node} - {msg}" for node, msg in failures]
+    lines += [f"========================= {len(failures)} failed, {passed} passed in 0.52s =========================",
+              "##[error]Process completed with exit code 1."]
+    return "".join(f"2026-11-30T10:00:0{1 + i * 8 // len(lines)}.{i:07d}Z {line}\n" for i, line in enumerate(lines))
+
+
+TOTAL = ("tests/test_invoice.py::test_total", "AssertionError: assert 12 == 17")
+RATE = ("tests/test_tax.py::test_rate", "AssertionError: assert 0.19 == 0.2")
+API = ("tests/test_api.py::test_get_invoice", "KeyError: 'total'")
+CART = ("tests/test_cart.py::test_checkout", "TimeoutError: checkout took 31s")
+
+
+def history_world(*, base_runs: bool = True) -> dict[str, Any]:
+    """PR 7 (base ``main``), run 9001 of workflow CI on attempt 2, and run 9002 of workflow Docs:
+
+    - ``unit`` fails TOTAL and RATE; on main (run 8001, the latest completed) ``unit`` failed RATE only;
+    - ``integration`` fails API; it passed on main in run 8001;
+    - ``e2e`` fails CART; the same job passed on attempt 1 of run 9001 (same commit);
+    - ``docs`` (workflow Docs) fails; Docs never ran on main.
+    An older main run (7990, unit passed) and a newer ``pull_request`` run on main (8002) must not be chosen.
+    ``base_runs=False``: no run on main at all."""
+    checks = [job("unit", 801), job("integration", 802), job("e2e", 803),
+              job("docs", 804, workflow="Docs", run_id=9002)]
+    ci: dict[str, Any] = {
+        "runs": [{"check": "unit", "log_text": pytest_log([TOTAL, RATE])},
+                 {"check": "integration", "log_text": pytest_log([API])},
+                 {"check": "e2e", "log_text": pytest_log([CART])},
+                 {"check": "docs", "log_text": pytest_log([("tests/test_docs.py::test_links", "404 for /api")])}],
+        "attempts": [{"run_id": 9001, "attempt": 1, "jobs": [
+            {"name": "unit", "id": 781, "conclusion": "failure"}, {"name": "integration", "id": 782,
+                                                                   "conclusion": "failure"},
+            {"name": "e2e", "id": 783, "conclusion": "success"}]}],
+    }
+    if base_runs:
+        ci["base_runs"] = [
+            {"id": 7990, "workflow": "CI", "created_at": "2026-11-20T08:00:00Z", "jobs": [
+                {"name": "unit", "id": 7991}, {"name": "integration", "id": 7992}, {"name": "e2e", "id": 7993}]},
+            {"id": 8001, "workflow": "CI", "created_at": "2026-11-29T08:00:00Z", "jobs": [
+                {"name": "unit", "id": 8011, "conclusion": "failure", "log_text": pytest_log([RATE])},
+                {"name": "integration", "id": 8012}, {"name": "e2e", "id": 8013}]},
+            {"id": 8002, "workflow": "CI", "event": "pull_request", "created_at": "2026-11-30T08:00:00Z", "jobs": [
+                {"name": "unit", "id": 8021}, {"name": "integration", "id": 8022, "conclusion": "failure"}]},
+        ]
+    return world(checks, ci)
+
+
+def reports_world() -> dict[str, Any]:
+    """PR 7, run 9001: test reports in artifacts that disagree with the logs.
+
+    - ``unit`` (pytest): its log shows one failure (fixtures/logs/pytest/single_failure.log); artifact
+      ``test-results-unit`` (JUnit XML, fixtures/reports/pytest_junit.xml) has that one and a second;
+    - ``web`` (jest): its log shows one failure; artifact ``web-ctrf-report`` (CTRF) has it and another;
+    - ``dotnet``: its log has nothing recognisable; artifact ``dotnet-test-results`` holds a TRX report;
+    - ``docs-coverage``: no report hint in its name, never downloaded; ``evil-junit``: a billion-laughs report,
+      refused (it cannot be matched to one job either)."""
+    checks = [job("unit", 901), job("web", 902), job("dotnet", 903), job("lint", 904, "SUCCESS")]
+    ci = {"runs": [{"check": "unit", "log": "fixtures/logs/pytest/single_failure.log"},
+                   {"check": "web", "log": "fixtures/logs/jest/single_failure.log"},
+                   {"check": "dotnet", "log_text": "2026-11-30T10:00:00.0000000Z Current runner version: '2.321.0'\n"
+                                                   "2026-11-30T10:00:00.1000000Z ##[group]Run dotnet test\n"
+                                                   "2026-11-30T10:00:01.0000000Z Test run failed, see the report\n"
+                                                   "2026-11-30T10:00:01.1000000Z ##[error]Process completed with "
+                                                   "exit code 1.\n"}],
+          "artifacts": [
+              {"name": "evil-junit", "files": [{"path": "junit.xml", "file": "fixtures/reports/billion_laughs.xml"}]},
+              {"name": "test-results-unit", "files": [{"path": "reports/junit.xml",
+                                                       "file": "fixtures/reports/pytest_junit.xml"}]},
+              {"name": "web-ctrf-report", "files": [{"path": "ctrf/ctrf-report.json",
+                                                     "file": "fixtures/reports/jest_ctrf.json"}]},
+              {"name": "dotnet-test-results", "files": [{"path": "TestResults/runner.trx",
+                                                         "file": "fixtures/reports/dotnet.trx"}]},
+              {"name": "docs-coverage", "files": [{"path": "coverage.xml", "text": "<coverage/>"}]},
+          ]}
+    return world(checks, ci)

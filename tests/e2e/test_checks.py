@@ -90,13 +90,17 @@ def test_failing_pr_reports_exactly_the_failures_with_links_and_commands(agent) 
     assert {c["name"]: c["bucket"] for c in out["checks"]}["CI / deploy-preview"] == "cancelled"
     assert out["counts"] == {"failed": 5, "cancelled": 1, "pending": 0, "passed": 1}
     # the round-trip floor: 1 rollup query (with the rulesets) + 1 query for the failed check runs' steps and
-    # annotations + 2 per failed job's log (302, then the blob); no per-job REST reads
+    # annotations + 2 per failed job's log (302, then the blob); no per-job REST reads. Per failed workflow run:
+    # its artifact list (test reports), and for the history verdicts the run and its workflow's base-branch runs
     fetched = {r.path for r in requests if r.method == "GET" and r.path.startswith("/repos/")}
-    assert fetched == {f"/repos/acme/widgets/actions/jobs/{i}/logs" for i in (101, 102, 103, 106)}
+    per_run = {"/repos/acme/widgets/actions/runs/9001/artifacts", "/repos/acme/widgets/actions/runs/9001"}
+    workflows = {p for p in fetched if p.startswith("/repos/acme/widgets/actions/workflows/")}
+    assert len(workflows) == 1  # no run of CI on main: nothing more to read
+    assert fetched == {f"/repos/acme/widgets/actions/jobs/{i}/logs" for i in (101, 102, 103, 106)} | per_run | workflows
     assert [r.operation for r in requests if r.path == "/graphql"].count("PrChecks") == 1
     details = [r for r in requests if r.operation == "CheckRunDetails"]
     assert len(details) == 1 and len(details[0].graphql_variables["ids"]) == 4
-    assert len(requests) == 1 + 1 + 4 * 2, [(r.method, r.path, r.operation) for r in requests]
+    assert len(requests) == 1 + 1 + 4 * 2 + 3, [(r.method, r.path, r.operation) for r in requests]
 
 
 def test_text_view_and_full_log_flag(agent) -> None:

@@ -27,7 +27,8 @@ BLOB_HOST = "blob.actions.githubusercontent.localhost"
 _TS = re.compile(r"^\ufeff?(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.\d+)?Z ?(.*)$")
 
 SPEC: dict[str, dict[str, Any]] = {
-    "ci": {"runs": list, "timeline": list, "polls": int},
+    "ci": {"runs": list, "timeline": list, "polls": int, "attempts": list, "base_runs": list,
+           "artifacts": list},  # attempts, base_runs, artifacts: ext_ci_runs
     "run": {"check": str, "check_id": int, "steps": list, "log": str, "log_text": str, "log_status": int,
             "annotations": list},
     "annotation": {"path": str, "start_line": int, "end_line": int, "start_column": int, "end_column": int,
@@ -56,7 +57,10 @@ def normalize(pr: dict[str, Any], where: str) -> None:
     for i, e in enumerate(events):
         if not isinstance(e.get("at_poll"), int) or e["at_poll"] < 1:
             raise ScenarioError(f"{where}.ci.timeline[{i}].at_poll: a poll number >= 1 is required")
+    from . import ext_ci_runs
+
     pr["ci"] = {"runs": runs, "timeline": sorted(events, key=lambda e: e["at_poll"]), "polls": ci.get("polls") or 0}
+    ext_ci_runs.normalize(pr, pr["ci"], ci, where)
 
 
 def _new_checks(pr: dict[str, Any], checks: list[dict[str, Any]], first_index: int) -> list[dict[str, Any]]:
@@ -169,14 +173,20 @@ def signature(owner: str, name: str, job_id: int) -> str:
 
 def serve_blob(world: Any, host: str, path: str, query: str) -> tuple[int, dict[str, str], bytes]:
     """The "blob storage" a job-log redirect points at: no token needed, a signature in the URL."""
-    m = re.fullmatch(r"/job-logs/([^/]+)/([^/]+)/(\d+)", path)
+    from .ext_ci_runs import find_base_job, serve_artifact_blob
+
     sig = dict(parse_qsl(query)).get("sig")
+    art = re.fullmatch(r"/artifacts/([^/]+)/([^/]+)/(\d+)", path)
+    if art:
+        return serve_artifact_blob(world, art[1], art[2], int(art[3]), sig)
+    m = re.fullmatch(r"/job-logs/([^/]+)/([^/]+)/(\d+)", path)
     with world.lock:
         found = find_check(world, m[1], m[2], int(m[3])) if m else None
-        if found is None or sig != signature(m[1], m[2], int(m[3])):  # type: ignore[index]
+        base = find_base_job(world, m[1], m[2], int(m[3])) if m and found is None else None
+        if (found is None and base is None) or sig != signature(m[1], m[2], int(m[3])):  # type: ignore[index]
             body = b'<?xml version="1.0" encoding="utf-8"?><Error><Code>AuthenticationFailed</Code></Error>'
             return 403, {"Content-Type": "application/xml"}, body
-        data = log_bytes(run_of(found[1], found[2]))
+        data = log_bytes(run_of(found[1], found[2])) if found else log_bytes(base[2])  # type: ignore[index]
     return 200, {"Content-Type": "text/plain; charset=utf-8"}, data
 
 

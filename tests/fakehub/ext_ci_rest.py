@@ -47,9 +47,15 @@ def get_job(ctx: rest.Ctx) -> rest.RestResponse:
 
 
 def get_job_logs(ctx: rest.Ctx) -> rest.RestResponse:
-    repo, pr, c = _job(ctx)
-    run = run_of(pr, c)
-    status = (run or {}).get("log_status")
+    from .ext_ci_runs import find_base_job
+
+    base = find_base_job(ctx.world, ctx.params["owner"], ctx.params["repo"], int(ctx.params["job_id"]))
+    if base is not None:  # a job of a base-branch run (ext_ci_runs)
+        repo, _, j = base
+        c, status = {"id": j["id"], "status": "COMPLETED"}, j.get("log_status")
+    else:
+        repo, pr, c = _job(ctx)
+        status = (run_of(pr, c) or {}).get("log_status")
     if c["status"] != "COMPLETED" or status == 404:
         raise rest.not_found()
     if status in (403, 410):

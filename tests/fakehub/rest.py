@@ -231,12 +231,14 @@ ROUTES: dict[str, Handler] = {
     "POST /repos/{owner}/{repo}/issues/{issue_number}/comments": create_issue_comment,
 }
 from .ext_ci_rest import ROUTES as _CI_ROUTES  # noqa: E402  (needs the names above)
+from .ext_ci_runs import ROUTES as _RUN_ROUTES  # noqa: E402  (needs the names above)
 from .ext_merge_rest import ROUTES as _MERGE_ROUTES  # noqa: E402  (needs the names above)
 from .ext_stack_rest import ROUTES as _STACK_ROUTES  # noqa: E402  (needs the names above)
 
 ROUTES.update(_MERGE_ROUTES)
 ROUTES.update(_STACK_ROUTES)
 ROUTES.update(_CI_ROUTES)
+ROUTES.update(_RUN_ROUTES)
 UNCOUNTED = {"GET /rate_limit"}  # "does not count against your primary rate limit"
 
 

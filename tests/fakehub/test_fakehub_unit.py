@@ -12,6 +12,7 @@ import pytest
 from tests.fakehub import DEMO_SCENARIO, FakeHub, Fault, ScenarioError, World
 from tests.fakehub import rest as rest_routes
 from tests.fakehub.ext_ci_rest import ROUTES as CI_ROUTES
+from tests.fakehub.ext_ci_runs import ROUTES as RUN_ROUTES
 from tests.fakehub.ext_merge_rest import ROUTES as MERGE_ROUTES
 from tests.fakehub.ext_stack_rest import ROUTES as STACK_ROUTES
 from tests.fakehub.schemas import graphql_schema, operation_keys, validate_response
@@ -109,8 +110,8 @@ def test_every_served_rest_response_validates() -> None:
         assert call(hub, "POST", f"{repo}/issues/42/comments", {"body": "ok"})[0] == 201
         assert hub.schema_violations == [] and hub.unhandled == [] and hub.errors == []
         # the merge-readiness routes are exercised in test_ext_merge.py, the stack ones in test_ext_stack.py,
-        # the CI ones in test_ext_ci.py
-        others = set(MERGE_ROUTES) | set(STACK_ROUTES) | set(CI_ROUTES)
+        # the CI ones in test_ext_ci.py, the runs and artifacts ones in test_ext_ci_runs.py
+        others = set(MERGE_ROUTES) | set(STACK_ROUTES) | set(CI_ROUTES) | set(RUN_ROUTES)
         assert {r.route for r in hub.requests} == set(rest_routes.ROUTES) - others
 
 

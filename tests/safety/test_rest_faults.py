@@ -120,6 +120,22 @@ def _read_under_fault(make_hub: Any, tmp_path: Path, target: tuple[ToolCase, str
     assert_typed_error(code, data, outcome)
 
 
+# The reads behind the extras of get_failing_tests (test-report artifacts, history verdicts): GitHub failing them for
+# good is said (a note, an unknown verdict), never a failed answer; a one-off failure is retried as usual.
+EXTRA_TARGETS: dict[str, tuple[ToolCase, str, str]] = {
+    "checks.artifacts": (CASES["get_failing_tests"], "ci", rf"{R}/actions/runs/\d+/artifacts"),
+    "checks.history_run": (CASES["get_failing_tests"], "ci", rf"{R}/actions/runs/\d+$"),
+}
+EXTRA_FAULTS = ("502_burst", "401")  # the retries of one-off failures are the gateway's, tested above
+
+
+@pytest.mark.parametrize("fault_id", EXTRA_FAULTS)
+@pytest.mark.parametrize("target", sorted(EXTRA_TARGETS))
+def test_extra_read_under_fault_is_said_never_fatal(make_hub, tmp_path: Path, target: str, fault_id: str) -> None:
+    fault, outcome = REST_FAULTS[fault_id]
+    _read_under_fault(make_hub, tmp_path, EXTRA_TARGETS[target], (fault, "ok" if outcome == "ok" else "stated"))
+
+
 @pytest.mark.parametrize("fault_id", sorted(REST_FAULTS))
 @pytest.mark.parametrize("target", sorted(REST_TARGETS))
 def test_rest_read_under_fault(make_hub, tmp_path: Path, target: str, fault_id: str) -> None:

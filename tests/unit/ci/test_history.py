@@ -1,0 +1,55 @@
+"""History verdicts from what GitHub said (pr_agent/ci/history.assign): pure, no network. The e2e worlds
+(tests/e2e/test_checks_history.py) cover the same verdicts through real gh; these cover the corners."""
+
+from __future__ import annotations
+
+from pr_agent.ci.analyze import Analysis
+from pr_agent.ci.history import Gathered, _Base, _Run, assign
+from pr_agent.ci.rollup import Check
+
+BASE_RUN = {"id": 8001, "html_url": "https://github.com/o/r/actions/runs/8001",
+            "run_started_at": "2026-11-29T08:00:00Z"}
+
+
+def _analysis(name: str, tests: list[str], flaky: list[str] | None = None) -> Analysis:
+    check = Check(name=name, kind="check_run", state="FAILURE", bucket="failed", workflow="CI", app="github-actions",
+                  check_run_id=1, run_id=9001)
+    a = Analysis(check, flaky_tests=flaky or [])
+    a.failures = [{"test_name": t} for t in tests]
+    return a
+
+
+def _gathered(jobs: dict[str, dict], logs: dict[int, list[str] | None] | None = None) -> Gathered:
+    return Gathered(runs={9001: _Run(9001, {"workflow_id": 5, "run_attempt": 1})},
+                    bases={5: _Base(BASE_RUN, jobs)}, base_logs=logs or {}, base="main")
+
+
+def test_a_test_that_passed_on_a_rerun_inside_the_job_is_flaky() -> None:
+    a = _analysis("unit", ["tests/test_a.py::test_x", "tests/test_a.py::test_y"], flaky=["tests.test_a.test_x"])
+    assign([a], _gathered({"unit": {"id": 1, "conclusion": "success"}}))
+    assert [f["history"]["verdict"] for f in a.failures] == ["flaky", "new_in_this_pr"]
+    assert a.history["verdict"] == "new_in_this_pr" and a.history["run_date"] == "2026-11-29T08:00:00Z"  # type: ignore[index]
+
+
+def test_a_base_job_whose_failures_are_unreadable_or_unrecognisable_gives_unknown() -> None:
+    unread, empty = _analysis("unit", ["t::a"]), _analysis("unit", ["t::a"])
+    assign([unread], _gathered({"unit": {"id": 11, "conclusion": "failure"}}, {11: None}))
+    assign([empty], _gathered({"unit": {"id": 11, "conclusion": "failure"}}, {11: []}))
+    assert unread.history["verdict"] == empty.history["verdict"] == "failing_on_base"  # type: ignore[index]
+    assert unread.failures[0]["history"]["verdict"] == "unknown" and "could not be read" in \
+        unread.failures[0]["history"]["reason"]
+    assert empty.failures[0]["history"]["verdict"] == "unknown"
+
+
+def test_a_cancelled_base_job_or_a_missing_one_is_unknown() -> None:
+    cancelled, missing = _analysis("unit", ["t::a"]), _analysis("lint", [])
+    assign([cancelled, missing], _gathered({"unit": {"id": 11, "conclusion": "cancelled"}}))
+    assert cancelled.history["verdict"] == "unknown" and "cancelled" in cancelled.history["reason"]  # type: ignore[index]
+    assert missing.history["verdict"] == "unknown" and "no job named 'lint'" in missing.history["reason"]  # type: ignore[index]
+
+
+def test_runs_beyond_the_bound_are_said_to_be_unread() -> None:
+    a = _analysis("unit", ["t::a"])
+    assign([a], Gathered(base="main"))
+    assert a.history["verdict"] == "unknown" and "at most" in a.history["reason"]  # type: ignore[index]
+    assert a.failures[0]["history"]["verdict"] == "unknown"
