@@ -142,7 +142,8 @@ class RestObjects:
             "merged_by": self.user(pr["author"]) if merged else None,
             "comments": len(pr["issue_comments"]),
             "review_comments": sum(len(self.world.visible_comments(t)) for t in pr["threads"]),
-            "maintainer_can_modify": bool(pr.get("maintainer_can_modify")), "commits": 1, "additions": 0, "deletions": 0, "changed_files": 0,
+            "maintainer_can_modify": bool(pr.get("maintainer_can_modify")),
+            "commits": 1, "additions": 0, "deletions": 0, "changed_files": 0,
             **pr["rest_extra"],
         }
 
