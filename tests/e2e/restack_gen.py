@@ -3,10 +3,11 @@ an oracle that judges the pushed result (issue 12).
 
 A seed fixes one history of 2-4 levels: a bare ``origin`` (with ``refs/pull/N/head`` and every old PR head kept,
 as GitHub keeps them); maybe a PR #10 below the base (then the base lands in #10's branch, not in ``main``); a
-base PR #11 of 1-3 commits that gets extra pushes after the dependent #12 branched off it; maybe a PR #13 on
-top of #12 (restacked in the same plan); maybe a newer commit on the branch below #11 (sometimes editing the
-line #12's first commit edits: a real conflict); maybe a force-push of #11 (drop, reorder, amend, rebase onto
-the branch below); then #11 left open or squash-, rebase- or merge-commit-merged into the branch below (its
+base PR #11 of 1-3 commits that gets extra pushes after the dependent #12 branched off it; maybe #12 from a
+fork (a contributor's clone: origin = the fork, upstream = acme; the plan must push to the fork); maybe a PR
+#13 on top of #12 (restacked in the same plan); maybe a newer commit on the branch below #11 (sometimes
+editing the line #12's first commit edits: a real conflict); maybe a force-push of #11 (drop, reorder, amend,
+rebase onto the branch below); then #11 left open or squash-, rebase- or merge-commit-merged into the branch below (its
 branch kept or deleted with #12 retargeted); maybe #12 merging its new base into itself ("Update branch").
 The user's clone is made either when #12 was created or at the end. GitHub's facts (the PRs' commits,
 HeadRefForcePushedEvent before/after, BaseRefChangedEvent, the landed commit) are read from the same git objects into
@@ -34,6 +35,7 @@ from pr_agent.stack.analysis import Analysis, Options, analyze
 from pr_agent.stack.model import Commit, Event, Pull
 
 URL = "https://github.com/acme/widgets.git"
+FORK_URL = "https://github.com/contrib/widgets.git"
 _FMT = "%H%x00%P%x00%an%x00%ae%x00%aI%x00%s"
 
 
@@ -43,6 +45,7 @@ class Gen:
     seed: int
     clock: int = 1_790_000_000
     story: list[str] = field(default_factory=list)
+    fork: Path | None = None  # contrib/widgets, where #12's branch lives when #12 is a fork PR
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
@@ -76,6 +79,15 @@ class Gen:
 
     def push(self, *branches: str) -> None:
         self.w("push", "-q", "--force", "origin", *(f"refs/heads/{b}:refs/heads/{b}" for b in branches))
+
+    def push_dep(self, oid: str) -> None:
+        """#12's branch to where it lives (the fork, or origin), and GitHub's refs/pull/12/head in origin."""
+        if self.fork:  # GitHub copies a fork PR's head into the base repository
+            self.w("push", "-q", "--force", "fork", "refs/heads/feature-d:refs/heads/feature-d")
+            self.w("push", "-q", "--force", "origin", f"{oid}:refs/pull/12/head")
+        else:
+            self.push("feature-d")
+            self.git(self.origin, "update-ref", "refs/pull/12/head", oid)
 
     def keep(self, oid: str) -> None:
         self.git(self.origin, "update-ref", f"refs/pull-history/{oid}", oid)
@@ -157,9 +169,14 @@ def build(root: Path, seed: int) -> World:
     conflict = r.random() < 0.15  # #12's first commit edits the line `parent`'s next commit edits too
     own = [g.commit(f"d{i}", {f"d{i}.txt": f"d{i}\n", **({"shared.txt": "d\n"} if conflict and i == 1 else {})})
            for i in range(1, nd + 1)]
-    g.push("feature-d")
+    if r.random() < 0.2:  # #12 comes from a fork; the user is its author, in a clone with origin = fork
+        g.fork = root / "fork.git"
+        g.git(root, "clone", "-q", "--bare", str(g.origin), str(g.fork))
+        g.w("remote", "add", "fork", str(g.fork))
+        s.append("#12 is a fork PR (contrib/widgets)")
+    g.push_dep(own[-1])
     child: list[str] = []
-    if r.random() < 0.3:  # a PR above the dependent, restacked in the same plan
+    if not g.fork and r.random() < 0.3:  # a PR above the dependent, restacked in the same plan
         g.w("checkout", "-q", "-b", "feature-e")
         child = [g.commit(f"e{i}", {f"e{i}.txt": f"e{i}\n"}) for i in range(1, r.randint(1, 2) + 1)]
         g.push("feature-e")
@@ -199,7 +216,6 @@ def build(root: Path, seed: int) -> World:
         events.append(Event("head_ref_force_pushed", before_oid=before, after_oid=g.tip("refs/heads/feature-b")))
         s.append(f"#11 force-pushed ({rewrite})")
     g.git(g.origin, "update-ref", "refs/pull/11/head", g.tip("refs/heads/feature-b"))
-    g.git(g.origin, "update-ref", "refs/pull/12/head", own[-1])
     parent_before = g.tip(f"refs/heads/{parent}")
     head_b = g.tip("refs/heads/feature-b")
     merge = r.choice(["open", "squash", "rebase", "merge"])
@@ -245,13 +261,13 @@ def build(root: Path, seed: int) -> World:
                                     "feature-d", parent], cwd=g.work, capture_output=True, env=g.env(), check=False)
         if merged_in.returncode == 0:  # GitHub's button only offers a clean update
             own.append(g.commit(f"d{nd + 1}", {f"d{nd + 1}.txt": "after the update\n"}))
-            g.push("feature-d")
-            g.git(g.origin, "update-ref", "refs/pull/12/head", own[-1])
+            g.push_dep(own[-1])
             s.append(f"#12 merged {parent} into itself, then one more commit")
         else:
             g.w("merge", "--abort")
     dep_tip = g.tip(f"refs/heads/{dep_base}") if dep_base == parent else head_b
-    dep = _pull(g, 12, "feature-d", dep_base, own[-1], dep_tip, events=dep_events)
+    dep = _pull(g, 12, "feature-d", dep_base, own[-1], dep_tip, events=dep_events, cross_repo=bool(g.fork),
+                head_repo="contrib/widgets" if g.fork else "acme/widgets", viewer_did_author=True)
     others = []
     if parent == "feature-a":
         others.append(_pull(g, 10, "feature-a", "main", g.tip("refs/heads/feature-a"), g.tip("refs/heads/main")))
@@ -264,6 +280,14 @@ def build(root: Path, seed: int) -> World:
 
 
 def _clone(g: Gen, child: list[str]) -> None:
+    if g.fork:  # the contributor's clone: origin = the fork, upstream = acme
+        g.git(g.root, "clone", "-q", "--no-local", f"file://{g.fork}", str(g.clone))
+        g.git(g.clone, "remote", "set-url", "origin", FORK_URL)
+        g.git(g.clone, "config", f"url.file://{g.fork}.insteadOf", FORK_URL)
+        g.git(g.clone, "remote", "add", "upstream", URL)
+        g.git(g.clone, "config", f"url.file://{g.origin}.insteadOf", URL)
+        g.git(g.clone, "branch", "-q", "--track", "feature-d", "origin/feature-d")
+        return
     g.git(g.root, "clone", "-q", "--no-local", f"file://{g.origin}", str(g.clone))
     g.git(g.clone, "remote", "set-url", "origin", URL)
     g.git(g.clone, "config", f"url.file://{g.origin}.insteadOf", URL)
@@ -302,8 +326,13 @@ class Source:
 
 
 def remote_refs(g: Gen) -> dict[str, str]:
-    out = g.git(g.origin, "for-each-ref", "--format=%(refname) %(objectname)")
-    return dict(line.split(" ", 1) for line in out.splitlines())
+    """Every ref of origin, and of the fork (prefixed ``fork:``) when there is one."""
+    out = {}
+    for prefix, where in (("", g.origin), ("fork:", g.fork)):
+        if where:
+            text = g.git(where, "for-each-ref", "--format=%(refname) %(objectname)")
+            out.update((prefix + k, v) for k, v in (line.split(" ", 1) for line in text.splitlines()))
+    return out
 
 
 def run(w: World) -> Analysis:
@@ -346,10 +375,12 @@ def judge(w: World, before: dict[str, str]) -> None:
     g = w.gen
     why = f"seed {g.seed} ({'; '.join(w.story)})"
     after = remote_refs(g)
-    moved = {r for r in set(before) | set(after) if before.get(r) != after.get(r)} - {
-        "refs/heads/feature-d", "refs/heads/feature-e"}
+    dep_ref = ("fork:" if g.fork else "") + "refs/heads/feature-d"
+    moved = {r for r in set(before) | set(after) if before.get(r) != after.get(r)} - {dep_ref, "refs/heads/feature-e"}
     assert not moved, f"{why}: other remote refs moved: {moved}"
-    tip, pushed = after[w.new_base_ref], after["refs/heads/feature-d"]
+    tip, pushed = after[w.new_base_ref], after[dep_ref]
+    if g.fork:  # judged in origin: bring the fork's result over (under a ref of its own, after the check above)
+        g.git(g.origin, "fetch", "-q", str(g.fork), f"+refs/heads/feature-d:refs/fork-result/{pushed}")
     assert g.git(g.origin, "merge-base", tip, pushed) == tip, f"{why}: not on top of {w.new_base_ref}"
     replayed = g.rev_list("--no-merges", f"{tip}..{pushed}")
     assert g.patch_ids(replayed) == w.own, f"{why}: pushed {len(replayed)} commit(s), own {len(w.own)}"
