@@ -104,6 +104,13 @@ def _analyze(ctx: Context, src: StackSource, base: Pull, dep: Pull, opts: Option
     a = Analysis(base, dep, default, rel, dep.base_ref, clone, "", _roles(below, base, dep, above))
     if rel == "none" or not dep.is_open:
         return _nothing(a, src, below, above)
+    if base.is_open and base.cross_repo and not opts.onto_base:
+        # its branch is in the fork: a same-named branch of this repository is another branch altogether
+        raise PrAgentError(
+            "invalid_arguments", f"#{base.number}'s branch {base.head_ref!r} lives in the fork {base.head_repo}, not "
+            f"in {dep.ref.full_name}; the plan cannot rebase onto an open PR from a fork.",
+            suggestion="Pass onto_base (a branch of this repository), or restack once that PR is merged.",
+            details={"field": "base_pr", "value": str(base.ref), "reason": "open PR from a fork"})
     target = opts.onto_base or (base.head_ref if base.is_open else base.base_ref)
     shell.check_name(target, "target branch")
     shell.check_name(dep.head_ref, f"head branch of #{dep.number}")

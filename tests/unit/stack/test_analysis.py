@@ -310,3 +310,12 @@ def test_siblings_retargeted_after_the_base_branch_was_deleted(tmp_path: Path) -
     line = next(x for x in cons if x.startswith("Restack commands for them: "))
     assert shlex.split(line.removeprefix("Restack commands for them: ").removesuffix("."))[2:] == [
         "stack", "acme/widgets#11", "acme/widgets#13"]
+
+
+def test_an_open_base_pr_from_a_fork_is_refused_not_mistaken_for_a_branch_here(tmp_path: Path) -> None:
+    """#11 is an open fork PR whose branch is called `main`: rebasing onto acme's `main` would be another branch."""
+    base = replace(pull(11, "main", "main", "b3", B_COMMITS), cross_repo=True, head_repo="contrib/widgets")
+    dep = pull(12, "feature-d", "main", "d2", [*B_COMMITS, *D_COMMITS])
+    with pytest.raises(PrAgentError) as err:
+        run(tmp_path, base, dep)
+    assert err.value.code == "invalid_arguments" and err.value.details["reason"] == "open PR from a fork"
