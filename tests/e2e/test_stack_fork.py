@@ -61,14 +61,14 @@ def _assert_fork_rebased(repo: StackRepo) -> None:
 
 @pytest.mark.parametrize("args", [["rebase-after-squash", "12"], ["stack", "11", "12"]],
                          ids=["rebase-after-squash", "stack"])
-def test_contributor_clone_fetches_and_pushes_through_the_fork(agent, tmp_path: Path, args: list[str]) -> None:
+def test_contributor_clone_fetches_and_pushes_through_the_fork(one_agent, tmp_path: Path, args: list[str]) -> None:
     """origin = the fork, upstream = acme: fetch the new base from upstream and the head from origin, rebase,
     push to origin (the fork). acme's refs do not move."""
     repo = _world(tmp_path)
     clone = repo.contributor_clone("feature-d")
     _merge(repo)
     old_b, old_d = repo.prs[11]["head_sha"], repo.prs[12]["head_sha"]
-    a = agent(_scenario(repo, "contrib"))
+    a = one_agent(_scenario(repo, "contrib"))
     out = a.json(*args, cwd=clone)
     got = cmds(out)
     assert "git fetch upstream +refs/heads/main:refs/remotes/upstream/main" in got, got
@@ -84,7 +84,7 @@ def test_contributor_clone_fetches_and_pushes_through_the_fork(agent, tmp_path: 
     _assert_fork_rebased(repo)
 
 
-def test_maintainer_clone_without_a_fork_remote_fetches_refs_pull_and_says_it_cannot_push(agent,
+def test_maintainer_clone_without_a_fork_remote_fetches_refs_pull_and_says_it_cannot_push(one_agent,
                                                                                            tmp_path: Path) -> None:
     """A maintainer's clone (origin = acme) has no remote for contrib/widgets: the head comes through GitHub's
     refs/pull/12/head, the plan has no push and its warning says how to get one; after running the warning's
@@ -94,7 +94,7 @@ def test_maintainer_clone_without_a_fork_remote_fetches_refs_pull_and_says_it_ca
     repo.git(clone, "config", f"url.file://{repo.fork}.insteadOf", FORK_URL)  # the network: the fork's URL
     _merge(repo)
     old_b = repo.prs[11]["head_sha"]
-    a = agent(_scenario(repo, "octocat"))
+    a = one_agent(_scenario(repo, "octocat"))
     out = a.json("stack", "11", "12", cwd=clone)
     got = cmds(out)
     assert "git fetch origin +refs/pull/12/head:refs/remotes/origin/pr/12" in got, got
@@ -121,7 +121,7 @@ def test_maintainer_clone_without_a_fork_remote_fetches_refs_pull_and_says_it_ca
     _assert_fork_rebased(repo)
 
 
-def test_no_push_when_maintainers_may_not_edit(agent, tmp_path: Path) -> None:
+def test_no_push_when_maintainers_may_not_edit(one_agent, tmp_path: Path) -> None:
     """maintainerCanModify false and the viewer is not the author: even with the fork's remote, GitHub would refuse
     the push, so the plan has none and says why."""
     repo = _world(tmp_path)
@@ -129,7 +129,7 @@ def test_no_push_when_maintainers_may_not_edit(agent, tmp_path: Path) -> None:
     repo.git(clone, "remote", "add", "contrib", FORK_URL)
     repo.git(clone, "config", f"url.file://{repo.fork}.insteadOf", FORK_URL)
     _merge(repo)
-    a = agent(_scenario(repo, "octocat", maintainer_can_modify=False))
+    a = one_agent(_scenario(repo, "octocat", maintainer_can_modify=False))
     out = a.json("rebase-after-squash", "12", cwd=clone)
     got = cmds(out)
     assert "git fetch contrib +refs/heads/feature-d:refs/remotes/contrib/feature-d" in got, got

@@ -34,11 +34,11 @@ def _world(tmp: Path, delete: bool) -> StackRepo:
 @pytest.mark.parametrize("args", [["rebase-after-squash", "12"], ["stack", "11", "12"]],
                          ids=["rebase-after-squash", "stack"])
 @pytest.mark.parametrize("delete", [True, False], ids=["branch-deleted", "branch-kept"])
-def test_update_branch_after_the_squash_still_needs_the_onto_rebase(agent, tmp_path: Path, args: list[str],
+def test_update_branch_after_the_squash_still_needs_the_onto_rebase(one_agent, tmp_path: Path, args: list[str],
                                                                     delete: bool) -> None:
     repo = _world(tmp_path, delete)
     old_b = repo.prs[11]["head_sha"]
-    a = agent(repo.scenario())
+    a = one_agent(repo.scenario())
     out = a.json(*args, cwd=repo.clone)
     strat = out.get("rebase_strategy") or out["strategy"]
     assert strat["recommended"] == "onto", strat
