@@ -1,7 +1,8 @@
 """Local reproduction commands for failed tests, one runner at a time (pure).
 
-Test names, paths and packages come from CI logs: untrusted text. Every value is shell-quoted with
-:func:`shlex.quote`; a value that a runner reads as a regular expression (``go test -run``, ``jest -t``,
+Test names, paths and packages come from CI logs: untrusted text. Each runner gives an argv list
+(``*_argv``) and :func:`pr_agent.shellcmd.command` quotes every word of it (no string is joined into a
+command here); a value that a runner reads as a regular expression (``go test -run``, ``jest -t``,
 ``--grep``, ``--filter``) is regex-escaped first; a positional that could pass for an option (leading
 ``-``) gets a ``./`` prefix; option values are bound with ``--opt=value`` (or start with ``^``), so a name
 that looks like an option stays a value. A name we cannot turn into a safe, exact command gives ``None``.
@@ -10,8 +11,9 @@ that looks like an option stays a value. A name we cannot turn into a safe, exac
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Iterable
+
+from pr_agent.shellcmd import command
 
 _REGEX_META = re.compile(r"([\\.^$|?*+()\[\]{}])")
 _DOTNET_META = re.compile(r"([\\()&|=!~,])")
@@ -20,13 +22,9 @@ _JS_SEP = " › "
 _MAX_LEN = 500
 
 
-def _q(value: str) -> str:
-    return shlex.quote(value)
-
-
 def _path(value: str) -> str:
-    """A positional path/node id, quoted, never mistaken for an option."""
-    return _q("./" + value if value.startswith("-") else value)
+    """A positional path/node id, never mistaken for an option."""
+    return "./" + value if value.startswith("-") else value
 
 
 def _rx(value: str) -> str:
@@ -42,23 +40,26 @@ def _clean(value: str | None) -> str | None:
     return value
 
 
-def pytest_command(test_name: str, file_path: str | None) -> str | None:
+Argv = list[str]
+
+
+def pytest_argv(test_name: str, file_path: str | None) -> Argv | None:
     if "::" in test_name or test_name.endswith(".py"):
-        return f"pytest {_path(test_name)}"
+        return ["pytest", _path(test_name)]
     if file_path and file_path.endswith(".py") and not test_name.startswith("-"):
-        return f"pytest {_path(file_path)} -k {_q(test_name)}"
+        return ["pytest", _path(file_path), "-k", test_name]
     return None
 
 
-def unittest_command(test_name: str) -> str | None:
+def unittest_argv(test_name: str) -> Argv | None:
     name = _PARAMS.sub("", test_name)
-    return None if name.startswith("-") else f"python -m unittest {_q(name)}"
+    return None if name.startswith("-") else ["python", "-m", "unittest", name]
 
 
-def go_command(test_name: str, suite: str | None) -> str:
+def go_argv(test_name: str, suite: str | None) -> Argv:
     pattern = "/".join(f"^{_rx(part)}$" for part in test_name.split("/"))
     package = _path(suite) if suite else "./..."
-    return f"go test {package} -run {_q(pattern)}"
+    return ["go", "test", package, "-run", pattern]
 
 
 def _js_full_name(test_name: str, sep: str = _JS_SEP) -> str:
@@ -66,58 +67,58 @@ def _js_full_name(test_name: str, sep: str = _JS_SEP) -> str:
     return " ".join(part.strip() for part in test_name.split(sep))
 
 
-def jest_command(test_name: str, suite: str | None, file_path: str | None) -> str:
+def _js_argv(base: Argv, test_name: str, suite: str | None, file_path: str | None, sep: str) -> Argv:
     target = suite or file_path
     if target and test_name in (suite, file_path):  # a suite that failed to run: the file only
-        return f"npx jest {_path(target)}"
-    where = f" {_path(target)}" if target else ""
-    return f"npx jest{where} -t {_q('^' + _rx(_js_full_name(test_name)) + '$')}"
+        return [*base, _path(target)]
+    where = [_path(target)] if target else []
+    return [*base, *where, "-t", "^" + _rx(_js_full_name(test_name, sep)) + "$"]
 
 
-def vitest_command(test_name: str, suite: str | None, file_path: str | None) -> str:
-    target = suite or file_path
-    if target and test_name in (suite, file_path):
-        return f"npx vitest run {_path(target)}"
-    where = f" {_path(target)}" if target else ""
-    return f"npx vitest run{where} -t {_q('^' + _rx(_js_full_name(test_name, ' > ')) + '$')}"
+def jest_argv(test_name: str, suite: str | None, file_path: str | None) -> Argv:
+    return _js_argv(["npx", "jest"], test_name, suite, file_path, _JS_SEP)
 
 
-def mocha_command(test_name: str, file_path: str | None) -> str:
-    where = f" {_path(file_path)}" if file_path else ""
-    return f"npx mocha{where} {_q('--grep=' + _rx(test_name))}"
+def vitest_argv(test_name: str, suite: str | None, file_path: str | None) -> Argv:
+    return _js_argv(["npx", "vitest", "run"], test_name, suite, file_path, " > ")
 
 
-def cargo_command(test_name: str, suite: str | None) -> str | None:
+def mocha_argv(test_name: str, file_path: str | None) -> Argv:
+    where = [_path(file_path)] if file_path else []
+    return ["npx", "mocha", *where, "--grep=" + _rx(test_name)]
+
+
+def cargo_argv(test_name: str, suite: str | None) -> Argv | None:
     if test_name.startswith("-"):
         return None
-    target = ""
+    target: Argv = []
     if suite:
         if suite in ("src/lib.rs", "src/main.rs"):
-            target = " --lib" if suite == "src/lib.rs" else " --bins"
+            target = ["--lib"] if suite == "src/lib.rs" else ["--bins"]
         elif suite.startswith("tests/") and suite.endswith(".rs"):
-            target = f" --test {_q(suite[len('tests/'):-len('.rs')])}"
-    return f"cargo test{target} -- --exact {_q(test_name)}"
+            target = ["--test", suite[len("tests/"):-len(".rs")]]
+    return ["cargo", "test", *target, "--", "--exact", test_name]
 
 
-def nextest_command(test_name: str) -> str | None:
+def nextest_argv(test_name: str) -> Argv | None:
     if re.fullmatch(r"\w[\w:]*", test_name):  # a filterset `test(=NAME)` needs a plain Rust path
-        return f"cargo nextest run -E {_q(f'test(={test_name})')}"
+        return ["cargo", "nextest", "run", "-E", f"test(={test_name})"]
     return None
 
 
-def rspec_command(test_name: str, file_path: str | None) -> str:
-    where = f" {_path(file_path)}" if file_path and file_path.endswith("_spec.rb") else ""
-    return f"bundle exec rspec{where} {_q('--example=' + test_name)}"
+def rspec_argv(test_name: str, file_path: str | None) -> Argv:
+    where = [_path(file_path)] if file_path and file_path.endswith("_spec.rb") else []
+    return ["bundle", "exec", "rspec", *where, "--example=" + test_name]
 
 
-def phpunit_command(test_name: str) -> str:
+def phpunit_argv(test_name: str) -> Argv:
     name = _rx(re.sub(r" with data set .*$", "", test_name))
-    return f"vendor/bin/phpunit {_q('--filter=' + name)}"
+    return ["vendor/bin/phpunit", "--filter=" + name]
 
 
-def dotnet_command(test_name: str) -> str:
+def dotnet_argv(test_name: str) -> Argv:
     name = _DOTNET_META.sub(r"\\\1", _PARAMS.sub("", test_name))
-    return f"dotnet test --filter {_q('FullyQualifiedName=' + name)}"
+    return ["dotnet", "test", "--filter", "FullyQualifiedName=" + name]
 
 
 def _jvm_class_method(test_name: str, suite: str | None) -> tuple[str, str | None]:
@@ -127,23 +128,23 @@ def _jvm_class_method(test_name: str, suite: str | None) -> tuple[str, str | Non
     return (cls, method) if cls else (test_name, None)
 
 
-def gradle_command(test_name: str, suite: str | None) -> str:
+def gradle_argv(test_name: str, suite: str | None) -> Argv:
     cls, method = _jvm_class_method(test_name, suite)
     method = method.split(" > ")[0].strip() if method else None
     pattern = f"{cls}.{method}" if method else cls
     pattern = re.sub(r"[^\w.$]", "*", pattern)  # --tests takes wildcards; spaces and brackets become *
-    return f"./gradlew test --tests {_q(pattern)}"
+    return ["./gradlew", "test", "--tests", pattern]
 
 
-def maven_command(test_name: str, suite: str | None) -> str:
+def maven_argv(test_name: str, suite: str | None) -> Argv:
     cls, method = _jvm_class_method(test_name, suite)
     simple = cls.rsplit(".", 1)[-1]
     spec = f"{simple}#{method}" if method and re.fullmatch(r"[\w$]+", method) else simple
-    return f"mvn test -Dtest={_q(spec)}"
+    return ["mvn", "test", "-Dtest=" + spec]
 
 
-def junit_command(test_name: str, suite: str | None, file_path: str | None,
-                  runners: Iterable[str] = ()) -> str | None:
+def junit_argv(test_name: str, suite: str | None, file_path: str | None,
+               runners: Iterable[str] = ()) -> Argv | None:
     """JUnit XML names the test ``Class.method``; the build tool comes from the rest of the log."""
     seen = set(runners)
     if file_path and file_path.endswith(".py"):
@@ -152,47 +153,54 @@ def junit_command(test_name: str, suite: str | None, file_path: str | None,
         module_path = "/".join(parts[: len(file_path[:-3].split("/"))])
         if module_path + ".py" == file_path and method:
             inner = parts[len(file_path[:-3].split("/")) :]
-            return f"pytest {_path('::'.join([file_path, *inner, method]))}"
+            return ["pytest", _path("::".join([file_path, *inner, method]))]
         return None
     if "gradle" in seen:
-        return gradle_command(test_name, suite)
+        return gradle_argv(test_name, suite)
     if "maven" in seen or (file_path or "").endswith((".java", ".kt")):
-        return maven_command(test_name, suite)
+        return maven_argv(test_name, suite)
+    return None
+
+
+def reproduce_argv(runner: str, test_name: str, *, suite: str | None = None, file_path: str | None = None,
+                   runners: Iterable[str] = ()) -> Argv | None:
+    """The argv that reruns one failed test locally, or None when no exact command exists."""
+    name, suite, file_path = _clean(test_name), _clean(suite), _clean(file_path)
+    if name is None:
+        return None
+    if runner == "pytest":
+        return pytest_argv(name, file_path)
+    if runner == "unittest":
+        return unittest_argv(name)
+    if runner == "go":
+        return go_argv(name, suite)
+    if runner == "jest":
+        return jest_argv(name, suite, file_path)
+    if runner == "vitest":
+        return vitest_argv(name, suite, file_path)
+    if runner == "mocha":
+        return mocha_argv(name, file_path)
+    if runner == "cargo":
+        return cargo_argv(name, suite)
+    if runner == "nextest":
+        return nextest_argv(name)
+    if runner == "rspec":
+        return rspec_argv(name, file_path)
+    if runner == "phpunit":
+        return phpunit_argv(name)
+    if runner == "dotnet":
+        return dotnet_argv(name)
+    if runner == "gradle":
+        return gradle_argv(name, suite)
+    if runner == "maven":
+        return maven_argv(name, suite)
+    if runner == "junit":
+        return junit_argv(name, suite, file_path, runners)
     return None
 
 
 def reproduce_command(runner: str, test_name: str, *, suite: str | None = None, file_path: str | None = None,
                       runners: Iterable[str] = ()) -> str | None:
     """The shell command that reruns one failed test locally, or None when no exact command exists."""
-    name, suite, file_path = _clean(test_name), _clean(suite), _clean(file_path)
-    if name is None:
-        return None
-    if runner == "pytest":
-        return pytest_command(name, file_path)
-    if runner == "unittest":
-        return unittest_command(name)
-    if runner == "go":
-        return go_command(name, suite)
-    if runner == "jest":
-        return jest_command(name, suite, file_path)
-    if runner == "vitest":
-        return vitest_command(name, suite, file_path)
-    if runner == "mocha":
-        return mocha_command(name, file_path)
-    if runner == "cargo":
-        return cargo_command(name, suite)
-    if runner == "nextest":
-        return nextest_command(name)
-    if runner == "rspec":
-        return rspec_command(name, file_path)
-    if runner == "phpunit":
-        return phpunit_command(name)
-    if runner == "dotnet":
-        return dotnet_command(name)
-    if runner == "gradle":
-        return gradle_command(name, suite)
-    if runner == "maven":
-        return maven_command(name, suite)
-    if runner == "junit":
-        return junit_command(name, suite, file_path, runners)
-    return None
+    argv = reproduce_argv(runner, test_name, suite=suite, file_path=file_path, runners=runners)
+    return command(argv) if argv else None

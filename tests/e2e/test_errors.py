@@ -123,3 +123,28 @@ def test_current_branch_pr_in_a_clone(agent, tmp_path: Path) -> None:
     subprocess.run(["git", "checkout", "-q", "-b", "no-pr-here"], cwd=clone, check=True)
     proc = a.cli("comments", "--json", cwd=clone)
     assert proc.returncode == 3 and envelope(proc)["code"] == "no_pr_for_branch"
+
+
+def test_current_branch_pr_prefers_the_open_pr_of_a_reused_branch_name(agent, tmp_path: Path) -> None:
+    """Branch names are reused: with no PR argument the open PR of the branch is meant, even when a closed or
+    merged PR of the same name is newer; with none open, the newest one (gh's own choice in `gh pr view`)."""
+    import subprocess
+
+    from tests.e2e.worlds import pr, world
+
+    pulls = [
+        pr(20, [], head_ref="reused", state="OPEN", created_at="2026-01-01T00:00:00Z"),
+        pr(21, [], head_ref="reused", state="CLOSED", created_at="2026-02-01T00:00:00Z"),
+        pr(22, [], head_ref="reused", state="MERGED", created_at="2025-12-01T00:00:00Z"),
+        pr(30, [], head_ref="old", state="CLOSED", created_at="2026-01-01T00:00:00Z"),
+        pr(31, [], head_ref="old", state="MERGED", created_at="2026-03-01T00:00:00Z"),
+        pr(32, [], head_ref="old", state="CLOSED", created_at="2026-02-01T00:00:00Z"),
+    ]
+    a = agent(world(*pulls))
+    clone = tmp_path / "clone"
+    clone.mkdir()
+    for args in (["init", "-q", "-b", "reused"], ["remote", "add", "origin", "https://github.localhost/acme/widgets.git"]):
+        subprocess.run(["git", *args], cwd=clone, check=True)
+    assert a.json("comments", cwd=clone)["pr"] == "acme/widgets#20"
+    subprocess.run(["git", "checkout", "-q", "-b", "old"], cwd=clone, check=True)
+    assert a.json("comments", cwd=clone)["pr"] == "acme/widgets#31"

@@ -58,10 +58,13 @@ class BotParser:
             if len(text) > MAX_BODY_CHARS:
                 sink.append(f"body is {len(text)} characters; only the first {MAX_BODY_CHARS} were parsed")
                 text = text[:MAX_BODY_CHARS]
-            return self.extract(text, sink)
+            found = self.extract(text, sink)
         except Exception as exc:  # a parser bug must never take the caller down
             sink.append(f"{self.name or 'parser'} failed on this body ({type(exc).__name__}); no items kept")
             return []
+        # a marker with nothing after it (a bare severity badge, an empty section) is no feedback: nothing
+        # to act on or answer, so it is not an item
+        return [f for f in found if f.title.strip() or f.body.strip() or (f.suggestion or "").strip()]
 
     def extract(self, text: str, notes: list[str]) -> list[Finding]:
         raise NotImplementedError

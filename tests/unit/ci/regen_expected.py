@@ -5,12 +5,14 @@
     .venv/bin/python tests/unit/ci/regen_expected.py jest/      # only cases whose path contains "jest/"
     .venv/bin/python tests/unit/ci/regen_expected.py real/      # only the real logs (fixtures/logs/real)
 
-Regenerating is a review step, not a fix: read the diff of every changed file and keep only what a
-person reading the log would agree with.
+Each changed expectation is printed as a unified diff. Regenerating is a review step, not a fix: read the diff
+of every changed file and keep only what a person reading the log would agree with. A golden that changes
+without its log or a parser changing fails tests/unit/test_goldens.py.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import sys
 from pathlib import Path
@@ -66,6 +68,8 @@ def main(argv: list[str]) -> int:
             continue
         changed += 1
         print(("differs: " if check else "wrote: ") + rel)
+        sys.stdout.writelines(difflib.unified_diff((old or "").splitlines(True), text.splitlines(True),
+                                                   f"a/{rel}.expected", f"b/{rel}.expected"))
         if not check:
             target.write_text(text, encoding="utf-8")
     return 1 if check and changed else 0

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from pr_agent.ci.logs import StepTiming, clean_line, clean_lines, slice_failed_step
 from pr_agent.ci.parsers import parse_log
+from pr_agent.ci.parsers.models import ParsedLog
 
 # Fragments of every format the parsers react to, so random lines reach deep into their state machines.
 FRAGMENTS = [
@@ -63,7 +64,11 @@ SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
 @SETTINGS
 @given(log_st)
 def test_parse_log_never_raises_and_keeps_its_promises(lines: list[str]) -> None:
-    parsed = parse_log(lines)
+    _keeps_promises(parse_log(lines))
+
+
+def _keeps_promises(parsed: ParsedLog) -> None:
+    """What every answer promises a caller, whatever the log: named failures with a message, bounded."""
     for f in parsed.failures:
         assert f.test_name.strip()
         assert f.error_message.strip()
@@ -77,8 +82,11 @@ def test_parse_log_never_raises_and_keeps_its_promises(lines: list[str]) -> None
 
 @SETTINGS
 @given(log_st, st.sampled_from(["pytest", "go", "jest", "maven", "junit", None]))
-def test_parse_log_with_hint_never_raises(lines: list[str], hint: str | None) -> None:
-    parse_log(lines, hint=hint, check_name="c")
+def test_parse_log_with_hint_keeps_the_same_promises(lines: list[str], hint: str | None) -> None:
+    parsed = parse_log(lines, hint=hint, check_name="c")
+    _keeps_promises(parsed)
+    if not any(line.strip() for line in lines):
+        assert parsed.failures == [] and parsed.non_test_failure is None  # nothing to report from nothing
 
 
 @SETTINGS
@@ -142,4 +150,6 @@ def test_pathological_lines_are_linear() -> None:
             start = time.perf_counter()
             parse_log([*context.split("\n"), line, line, "##[error]Process completed with exit code 1."])
             slice_failed_step([line], None, None)
-            assert time.perf_counter() - start < 1.0, (context, line[:40])
+            # a hang guard (a quadratic pattern on these lines took minutes), not a benchmark: speed is
+            # measured in bench/ and by tests/unit/ci/test_perf_guard.py
+            assert time.perf_counter() - start < 20.0, (context, line[:40])

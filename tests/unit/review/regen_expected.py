@@ -1,13 +1,16 @@
 """Rewrite every ``fixtures/reviews/[real/]<bot>/<case>.expected.json`` from the parser output.
 
 For reviewing parser changes as diffs: run it, then read ``git diff fixtures/reviews`` and keep
-only the changes a human agrees with. The tests always compare against the committed files.
+only the changes a human agrees with (each changed file is printed as a unified diff). The tests always compare
+against the committed files; a golden that changes without its body or a parser changing fails
+tests/unit/test_goldens.py.
 
     .venv/bin/python tests/unit/review/regen_expected.py [--check]
 """
 
 from __future__ import annotations
 
+import difflib
 import sys
 from pathlib import Path
 
@@ -25,6 +28,9 @@ def main(argv: list[str]) -> int:
         if new != old:
             changed += 1
             print(("differs: " if check else "updated: ") + case.id)
+            sys.stdout.writelines(difflib.unified_diff(
+                old.decode("utf-8").splitlines(True), new.decode("utf-8").splitlines(True),
+                f"a/{case.id}.expected", f"b/{case.id}.expected"))
             if not check:
                 case.expected_path.write_bytes(new)
     print(f"{len(cases())} fixtures, {changed} {'differ' if check else 'rewritten'}")
