@@ -15,6 +15,7 @@ from pr_agent.context import Context
 from pr_agent.errors import PrAgentError
 from pr_agent.stack import discovery, shell
 from pr_agent.stack.fetch import StackSource
+from pr_agent.stack.fork import head_source
 from pr_agent.stack.local import Clone
 from pr_agent.stack.merge import MergeFacts, confirm_locally, detect_api
 from pr_agent.stack.model import Commit, Pull
@@ -99,10 +100,18 @@ def _analyze(ctx: Context, src: StackSource, base: Pull, dep: Pull, opts: Option
         clone.ensure([dep.head_oid, base.merge_commit, *discovery.base_versions(base)])
     rel = discovery.relation(base, dep, clone)
     below = discovery.ancestors(src, base, default)
-    above = discovery.descendants(src, dep) if dep.is_open else []
+    # a fork PR's head branch is not a branch of this repository: nothing here can be based on it
+    above = discovery.descendants(src, dep) if dep.is_open and not dep.cross_repo else []
     a = Analysis(base, dep, default, rel, dep.base_ref, clone, "", _roles(below, base, dep, above))
     if rel == "none" or not dep.is_open:
         return _nothing(a, src, below, above)
+    if base.is_open and base.cross_repo and not opts.onto_base:
+        # its branch is in the fork: a same-named branch of this repository is another branch altogether
+        raise PrAgentError(
+            "invalid_arguments", f"#{base.number}'s branch {base.head_ref!r} lives in the fork {base.head_repo}, not "
+            f"in {dep.ref.full_name}; the plan cannot rebase onto an open PR from a fork.",
+            suggestion="Pass onto_base (a branch of this repository), or restack once that PR is merged.",
+            details={"field": "base_pr", "value": str(base.ref), "reason": "open PR from a fork"})
     target = opts.onto_base or (base.head_ref if base.is_open else base.base_ref)
     shell.check_name(target, "target branch")
     shell.check_name(dep.head_ref, f"head branch of #{dep.number}")
@@ -143,18 +152,22 @@ def _analyze(ctx: Context, src: StackSource, base: Pull, dep: Pull, opts: Option
     restacks: list[Restack] = []
     regular_valid = _regular_valid(a, clone, tip, moving_off)
     a.strategy = decide(a, opts, regular_valid, moving_off, remote)
+    dep_source = head_source(dep, remote, clone, dep.ref.host or ctx.env.get("GH_HOST") or "github.com")
     if a.needs_rebase and a.strategy.recommended != "none":
         upstream = a.old.oid if a.strategy.recommended == "onto" else None
-        restacks.append(Restack(dep, shell.remote_ref(remote, target), f"{remote}/{target}", upstream))
+        restacks.append(Restack(dep, shell.remote_ref(remote, target), f"{remote}/{target}", upstream,
+                                source=dep_source if dep.cross_repo else None))
         restacks += _descendants(a, above, clone)
+        if dep_source.cannot_push:
+            a.warnings.append(dep_source.cannot_push)
     if clone:
         _local_checks(a, clone, restacks, tip)
     a.changes = _changes(a, clone, tip, opts)
     a.changes.conflicts = restacks[0].conflicts if restacks else []
     a.strategy.considerations += describe_changes(a, above, src)
-    spec = PlanSpec(dep.ref, remote, [target, *(r.branch for r in restacks)], restacks,
+    spec = PlanSpec(dep.ref, remote, [target, *(r.branch for r in restacks if r.source is None)], restacks,
                     [(dep, a.retarget_to)] if a.retarget_to else [], opts.auto_fix, opts.max_iterations,
-                    clone is not None)
+                    clone is not None, {dep.number: dep_source} if dep.cross_repo else {})
     a.steps = build_steps(spec)
     a.risk = _risk(a, clone, restacks)
     a.reason = a.strategy.reason

@@ -325,6 +325,25 @@ def carried_merged(src: StackSource, dep: Pull) -> Pull | None:
     return None
 
 
+def siblings(src: StackSource, base: Pull, dep: Pull) -> list[Pull]:
+    """The other open PRs stacked on `base`: based on its branch now, and, once it merged, those GitHub retargeted
+    onto the branch it merged into when its branch was deleted (their base is that branch now; they still start
+    with one of `base`'s commits, or from one of its heads — the facts GitHub lists for every open PR)."""
+    found: list[Pull] = []
+    if base.head_ref and not base.head_branch_deleted:
+        found += [p for p in src.children(base.head_ref) if p.number != dep.number]
+    if base.is_merged and base.base_ref:
+        mine = base.commit_oids | set(base_versions(base))
+        for p in src.children(base.base_ref):
+            if p.number in (dep.number, base.number) or p.number in {q.number for q in found}:
+                continue
+            first = p.commits[0].oid if p.commits else None
+            if (first and first in base.commit_oids) or (p.fork_point in mine and p.fork_point != base.base_oid) \
+                    or base.head_ref in p.former_bases():
+                found.append(p)
+    return found
+
+
 def _upstream(src: StackSource, dep: Pull, default_branch: str) -> Pull | None:
     if dep.base_ref and dep.base_ref != default_branch:
         prs = [p for p in src.by_head(dep.base_ref, detail=True) if p.number != dep.number]

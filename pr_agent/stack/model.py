@@ -44,7 +44,9 @@ class Pull:
     head_oid: str
     base_oid: str
     cross_repo: bool = False
-    head_repo: str | None = None
+    head_repo: str | None = None  # owner/name of the repository the head branch lives in (a fork: not ref's)
+    maintainer_can_modify: bool = False  # a fork PR's "Allow edits by maintainers"
+    viewer_did_author: bool = False
     merged_at: str | None = None
     merge_commit: str | None = None
     merge_commit_parents: tuple[str, ...] = ()
@@ -139,6 +141,8 @@ def pull_from_graphql(ref: PRRef, node: dict[str, Any]) -> Pull:
         head_oid=node.get("headRefOid") or "", base_oid=node.get("baseRefOid") or "",
         cross_repo=bool(node.get("isCrossRepository")),
         head_repo=(node.get("headRepository") or {}).get("nameWithOwner"),
+        maintainer_can_modify=bool(node.get("maintainerCanModify")),
+        viewer_did_author=bool(node.get("viewerDidAuthor")),
         merged_at=node.get("mergedAt"), merge_commit=merge.get("oid"),
         merge_commit_parents=tuple(p["oid"] for p in parents.get("nodes") or [] if p),
         merge_commit_parent_count=parents.get("totalCount") if parents else None,

@@ -13,6 +13,7 @@ from typing import Any, Literal
 from pr_agent.refs import PRRef
 from pr_agent.shellcmd import comment
 from pr_agent.stack import shell
+from pr_agent.stack.fork import HeadSource
 from pr_agent.stack.local import LocalBranch
 from pr_agent.stack.model import Pull
 
@@ -44,10 +45,15 @@ class Restack:
     old_base: str | None
     local: LocalBranch | None = None
     conflicts: list[str] = field(default_factory=list)
+    source: HeadSource | None = None  # None: the branch of spec.remote (a same-repository PR)
 
     @property
     def branch(self) -> str:
         return self.pull.head_ref
+
+    def head(self, remote: str) -> HeadSource:
+        return self.source or HeadSource(remote, shell.head_ref(self.branch), shell.remote_ref(remote, self.branch),
+                                         remote)
 
 
 @dataclass
@@ -60,22 +66,25 @@ class PlanSpec:
     auto_fix: bool
     max_iterations: int
     in_clone: bool
+    sources: dict[int, HeadSource] = field(default_factory=dict)  # fork PRs' heads (by number), restacked or not
 
 
 def _prepare(spec: PlanSpec, r: Restack) -> list[Step]:
-    remote, branch, pr = spec.remote, r.branch, str(r.pull.ref)
+    branch, pr = r.branch, str(r.pull.ref)
+    head = r.head(spec.remote)
+    remote, source = head.fetch_remote, (None if head.tracks_branch else head.track)
     local = r.local
     steps = []
     if not spec.in_clone:
-        steps.append(Step("git", shell.create_branch_if_missing(remote, branch),
+        steps.append(Step("git", shell.create_branch_if_missing(remote, branch, source),
                           f"Create the local branch {branch} from GitHub's copy unless you already have it.",
                           "seconds", pr=pr))
     elif local and local.state == "missing":
-        steps.append(Step("git", shell.create_branch(remote, branch),
+        steps.append(Step("git", shell.create_branch(remote, branch, source),
                           f"Create the local branch {branch} from GitHub's copy (you do not have it yet).",
                           "seconds", pr=pr))
     elif local and local.state == "behind":
-        steps.append(Step("git", shell.fast_forward(remote, branch, local.checked_out_here),
+        steps.append(Step("git", shell.fast_forward(remote, branch, local.checked_out_here, source),
                           f"Fast-forward your local {branch} to GitHub's head ({local.missing} commit(s) behind); "
                           "nothing of yours is lost.", "seconds", pr=pr))
     check = shell.contains(r.pull.head_oid, branch)
@@ -108,39 +117,60 @@ def _rebase(r: Restack) -> Step:
 
 def build_steps(spec: PlanSpec) -> list[Step]:
     steps: list[Step] = []
+    pushed: list[Restack] = []
     if spec.restacks:
         steps.append(Step("git", shell.fetch(spec.remote, spec.fetch_branches),
                           "Fetch the new base and the branches to restack from GitHub (updates only "
                           f"{spec.remote}'s remote-tracking refs).", "seconds"))
         for r in spec.restacks:
+            head = r.head(spec.remote)
+            if head.fork:
+                via = (f"its fork's remote {head.fetch_remote}" if head.tracks_branch else
+                       f"GitHub's read-only copy refs/pull/{r.pull.number}/head in {head.fetch_remote}")
+                steps.append(Step("git", shell.fetch_ref(head.fetch_remote, head.fetch_ref, head.track),
+                                  f"Fetch #{r.pull.number}'s head {r.branch} (from the fork {r.pull.head_repo}) "
+                                  f"through {via}, into {head.track}.", "seconds", pr=str(r.pull.ref)))
+        for r in spec.restacks:
             steps += _prepare(spec, r)
         steps += [_rebase(r) for r in spec.restacks]
-        leases = [(r.branch, r.pull.head_oid) for r in spec.restacks]
-        names = ", ".join(b for b, _ in leases)
-        steps.append(Step("git", shell.push(spec.remote, leases),
-                          f"Push the rebased branch(es) {names}. Each lease makes the push fail instead of "
-                          "overwriting commits someone pushed since the analysis"
-                          + ("; --atomic updates all branches or none." if len(leases) > 1 else "."),
-                          "seconds", retry_on_failure=False))
+        by_remote: dict[str, list[Restack]] = {}
+        for r in spec.restacks:
+            push_remote = r.head(spec.remote).push_remote
+            if push_remote:
+                by_remote.setdefault(push_remote, []).append(r)
+        for push_remote, group in by_remote.items():
+            leases = [(r.branch, r.pull.head_oid) for r in group]
+            names = ", ".join(b for b, _ in leases)
+            where = "" if push_remote == spec.remote else f" to {push_remote} (the fork they live in)"
+            steps.append(Step("git", shell.push(push_remote, leases),
+                              f"Push the rebased branch(es) {names}{where}. Each lease makes the push fail instead of "
+                              "overwriting commits someone pushed since the analysis"
+                              + ("; --atomic updates all branches or none." if len(leases) > 1 else "."),
+                              "seconds", retry_on_failure=False))
+            pushed += group
     for pull, base in spec.retargets:
         same = shell.join(["gh", "pr", "edit", str(pull.number), "--base", base])
         steps.append(Step("git", shell.retarget(pull.ref, base),
                           f"Point #{pull.number} at {base} (its base is {pull.base_ref} now), so GitHub shows only "
                           f"its own changes. Same as `{same}` on recent gh.",
                           "seconds", pr=str(pull.ref)))
-    touched = [r.pull for r in spec.restacks] + [p for p, _ in spec.retargets
-                                                 if p.number not in {r.pull.number for r in spec.restacks}]
+    # CI runs on what GitHub got: a pushed branch or a changed base (a rebase the plan cannot push changes neither)
+    touched = [r.pull for r in pushed] + [p for p, _ in spec.retargets if p.number not in {r.pull.number
+                                                                                           for r in pushed}]
+    remotes = {n: src.push_remote for n, src in spec.sources.items()}
     for pull in touched:
         steps.append(Step("ci_wait", shell.checks(pull.ref),
                           f"Wait for CI on #{pull.number} and list failing tests.", CI_TIME, pr=str(pull.ref),
                           call=shell.checks_call(pull.ref)))
     if spec.auto_fix:
         for pull in touched:
-            steps += _fix_loop(spec, pull)
+            push_remote = remotes.get(pull.number, spec.remote)
+            if push_remote:
+                steps += _fix_loop(spec, pull, push_remote)
     return steps
 
 
-def _fix_loop(spec: PlanSpec, pull: Pull) -> list[Step]:
+def _fix_loop(spec: PlanSpec, pull: Pull, push_remote: str) -> list[Step]:
     pr, branch, n = str(pull.ref), pull.head_ref, spec.max_iterations
     skip = f"CI on #{pull.number} passed"
     return [
@@ -149,7 +179,7 @@ def _fix_loop(spec: PlanSpec, pull: Pull) -> list[Step]:
              f"Fix the failures the rebase introduced in #{pull.number} (you edit the code; run the failing tests "
              "locally first), then commit on top.", "varies", skip_if=skip, retry_on_failure=True, max_retries=n,
              pr=pr),
-        Step("git", shell.plain_push(spec.remote, branch), f"Push the fix commits of {branch} (a fast-forward).",
+        Step("git", shell.plain_push(push_remote, branch), f"Push the fix commits of {branch} (a fast-forward).",
              "seconds", skip_if=skip, pr=pr),
         Step("verification", shell.checks(pull.ref),
              f"Wait for CI on #{pull.number} again; repeat the fix steps at most {n} time(s), then ask a human.",

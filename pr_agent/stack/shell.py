@@ -75,25 +75,39 @@ def fetch(remote: str, branches: list[str]) -> str:
     return command(["git", "fetch", remote, *specs])
 
 
-def fetch_pull(remote: str, number: int, branch: str) -> str:
+def pull_track(remote: str, number: int) -> str:
+    """Where a PR's ``refs/pull/N/head`` is fetched to (GitHub's own convention: ``origin/pr/N``)."""
+    return f"refs/remotes/{remote}/pr/{number}"
+
+
+def fetch_ref(remote: str, source: str, dest: str) -> str:
+    """Fetch one full ref into one full local ref (e.g. a fork PR's ``refs/pull/N/head``)."""
+    return command(["git", "fetch", remote, f"+{source}:{dest}"])
+
+
+def fetch_pull(remote: str, number: int) -> str:
     """A fork PR's head through the base repository's ``refs/pull/N/head`` (GitHub keeps it for every PR)."""
-    return command(["git", "fetch", remote, f"+refs/pull/{number}/head:{remote_ref(remote, branch)}"])
+    return fetch_ref(remote, f"refs/pull/{number}/head", pull_track(remote, number))
 
 
-def create_branch(remote: str, branch: str) -> str:
+def create_branch(remote: str, branch: str, source: str | None = None) -> str:
+    """The local branch from its remote-tracking ref (tracked), or from `source`, a full ref that is not one."""
+    if source:
+        return command(["git", "branch", branch, source])
     return command(["git", "branch", "--track", branch, remote_ref(remote, branch)])
 
 
-def create_branch_if_missing(remote: str, branch: str) -> str:
+def create_branch_if_missing(remote: str, branch: str, source: str | None = None) -> str:
     check = command(["git", "show-ref", "--verify", "--quiet", head_ref(branch)])
-    return chain(check, create_branch(remote, branch), op="||")
+    return chain(check, create_branch(remote, branch, source), op="||")
 
 
-def fast_forward(remote: str, branch: str, checked_out_here: bool) -> str:
+def fast_forward(remote: str, branch: str, checked_out_here: bool, source: str | None = None) -> str:
+    src = source or remote_ref(remote, branch)
     if checked_out_here:
-        merge = command(["git", "merge", "--ff-only", remote_ref(remote, branch)])
+        merge = command(["git", "merge", "--ff-only", src])
         return chain(command(["git", "switch", branch]), merge)
-    return command(["git", "branch", "--force", branch, remote_ref(remote, branch)])
+    return command(["git", "branch", "--force", branch, src])
 
 
 def contains(ancestor: str, branch: str) -> str:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pr_agent import surface
 from pr_agent.stack import shell
+from pr_agent.stack.discovery import siblings
 from pr_agent.stack.fetch import StackSource
 from pr_agent.stack.model import Pull
 
@@ -154,15 +155,17 @@ def describe_changes(a: Analysis, above: list[tuple[Pull, Pull]], src: StackSour
     if moved:
         out.append(", ".join(f"#{c.number}" for c in moved) + f" (stacked on #{dep.number}) "
                    + ("is" if len(moved) == 1 else "are") + " restacked too, each onto its freshly rebased parent.")
-    if base.head_ref and not base.head_branch_deleted:
-        others = [p for p in src.children(base.head_ref) if p.number != dep.number]
-        if others:  # siblings: named, and each with the command that restacks it
-            out.append("Also stacked on #" + str(base.number) + ": " + ", ".join(f"#{p.number}" for p in others)
-                       + " (call the tool for each).")
-            out.append("Restack commands for them: " + "; ".join(
-                surface.show(surface.call("manage_stacked_prs", {"base_pr": base.ref.qualified,
-                                                                 "dependent_pr": p.ref.qualified}))
-                for p in others[:10]) + ("; …" if len(others) > 10 else "") + ".")
+    others = siblings(src, base, dep)
+    if others:  # siblings (also those GitHub retargeted when base's branch was deleted), each with its command
+        moved_on = [p for p in others if p.base_ref != base.head_ref]
+        note = (f"; {', '.join(f'#{p.number}' for p in moved_on)} now based on {base.base_ref} (retargeted when "
+                f"#{base.number}'s branch was deleted)" if moved_on else "")
+        out.append("Also stacked on #" + str(base.number) + ": " + ", ".join(f"#{p.number}" for p in others)
+                   + f" (call the tool for each{note}).")
+        out.append("Restack commands for them: " + "; ".join(
+            surface.show(surface.call("manage_stacked_prs", {"base_pr": base.ref.qualified,
+                                                             "dependent_pr": p.ref.qualified}))
+            for p in others[:10]) + ("; …" if len(others) > 10 else "") + ".")
     for pull, role in a.chain:
         if role == "below" and pull.is_merged and base.is_open and base.base_ref == pull.head_ref:
             out.append(f"#{pull.number} below #{base.number} was merged while #{base.number} still targets "

@@ -119,7 +119,8 @@ def handle(ctx: Context, params: RebaseAfterSquashMergeInput) -> RebaseAfterSqua
     prerequisites = [f"Run the commands in {where}.",
                      "A clean working tree: commit or stash your changes first.",
                      "No rebase, merge or cherry-pick in progress (`git status`).",
-                     f"Push access to {dep.head_ref}; git 2.23 or newer."]
+                     (f"Push access to {dep.head_ref} in the fork {dep.head_repo} (a remote for it in the clone)"
+                      if dep.cross_repo else f"Push access to {dep.head_ref}") + "; git 2.23 or newer."]
     strategy = a.strategy
     return RebaseAfterSquashMergeOutput(
         pr=str(dep.ref), upstream_pr=str(up.ref), target_branch=a.target_branch, action_required=a.action_required,

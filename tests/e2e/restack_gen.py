@@ -1,18 +1,23 @@
 """Generated stack histories in real git, the restack analysis run on them, its commands executed verbatim, and
 an oracle that judges the pushed result (issue 12).
 
-A seed fixes one history: a bare ``origin`` (with ``refs/pull/N/head`` and every old PR head kept, as GitHub
-keeps them), a base PR #11 of 1-3 commits that gets extra pushes after the dependent #12 branched off it, then
-maybe a force-push (drop, reorder, amend, rebase onto a newer default branch), then maybe a squash, rebase or
-merge-commit merge into ``main`` (its branch kept or deleted with #12 retargeted). The user's clone is made
-either when #12 was created or at the end. GitHub's facts (the PRs' commits, HeadRefForcePushedEvent
-before/after, BaseRefChangedEvent, the landed commit) are read from the same git objects into
+A seed fixes one history of 2-4 levels: a bare ``origin`` (with ``refs/pull/N/head`` and every old PR head kept,
+as GitHub keeps them); maybe a PR #10 below the base (then the base lands in #10's branch, not in ``main``); a
+base PR #11 of 1-3 commits that gets extra pushes after the dependent #12 branched off it; maybe #12 from a
+fork (a contributor's clone: origin = the fork, upstream = acme; the plan must push to the fork); maybe a PR
+#13 on top of #12 (restacked in the same plan); maybe a newer commit on the branch below #11 (sometimes
+editing the line #12's first commit edits: a real conflict); maybe a force-push of #11 (drop, reorder, amend,
+rebase onto the branch below); then #11 left open or squash-, rebase- or merge-commit-merged into the branch below (its
+branch kept or deleted with #12 retargeted); maybe #12 merging its new base into itself ("Update branch").
+The user's clone is made either when #12 was created or at the end. GitHub's facts (the PRs' commits,
+HeadRefForcePushedEvent before/after, BaseRefChangedEvent, the landed commit) are read from the same git objects into
 :class:`pr_agent.stack.model.Pull` and the analysis runs in-process (``tests/e2e/test_stack_rewritten.py`` runs
 the same situations through real gh and fakehub).
 
-The oracle knows which commits are #12's own (the generator made them): after the plan ran, the remote
-``feature-d`` must be exactly those commits (same patch-ids, same order) on top of the new base's tip, and no
-other remote ref may have moved.
+The oracle knows which commits are #12's (and #13's) own (the generator made them): after the plan ran, the
+remote ``feature-d`` must be exactly those commits (same patch-ids, same order) on top of the new base's tip,
+``feature-e`` exactly #13's on top of that, and no other remote ref may have moved. A plan whose rebase stops on
+a conflict passes only when cherry-picking #12's own commits alone onto the new base conflicts too.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from pr_agent.stack.analysis import Analysis, Options, analyze
 from pr_agent.stack.model import Commit, Event, Pull
 
 URL = "https://github.com/acme/widgets.git"
+FORK_URL = "https://github.com/contrib/widgets.git"
 _FMT = "%H%x00%P%x00%an%x00%ae%x00%aI%x00%s"
 
 
@@ -39,6 +45,7 @@ class Gen:
     seed: int
     clock: int = 1_790_000_000
     story: list[str] = field(default_factory=list)
+    fork: Path | None = None  # contrib/widgets, where #12's branch lives when #12 is a fork PR
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
@@ -72,6 +79,15 @@ class Gen:
 
     def push(self, *branches: str) -> None:
         self.w("push", "-q", "--force", "origin", *(f"refs/heads/{b}:refs/heads/{b}" for b in branches))
+
+    def push_dep(self, oid: str) -> None:
+        """#12's branch to where it lives (the fork, or origin), and GitHub's refs/pull/12/head in origin."""
+        if self.fork:  # GitHub copies a fork PR's head into the base repository
+            self.w("push", "-q", "--force", "fork", "refs/heads/feature-d:refs/heads/feature-d")
+            self.w("push", "-q", "--force", "origin", f"{oid}:refs/pull/12/head")
+        else:
+            self.push("feature-d")
+            self.git(self.origin, "update-ref", "refs/pull/12/head", oid)
 
     def keep(self, oid: str) -> None:
         self.git(self.origin, "update-ref", f"refs/pull-history/{oid}", oid)
@@ -110,8 +126,11 @@ class World:
     base: Pull
     dep: Pull
     own: list[str]          # patch-ids of #12's own commits, oldest first
-    new_base_ref: str       # where #12 must end up: refs/heads/main or refs/heads/feature-b
+    new_base_ref: str       # where #12 must end up: refs/heads/main, feature-a or feature-b
     story: list[str]
+    own_oids: list[str] = field(default_factory=list)  # #12's own commits as it made them (for the conflict check)
+    others: list[Pull] = field(default_factory=list)   # #10 below #11, #13 above #12, when the history has them
+    child_own: list[str] = field(default_factory=list)  # patch-ids of #13's own commits
 
 
 def _pull(g: Gen, n: int, head: str, base_ref: str, head_oid: str, base_tip: str, state: str = "OPEN",
@@ -122,14 +141,22 @@ def _pull(g: Gen, n: int, head: str, base_ref: str, head_oid: str, base_tip: str
 
 
 def build(root: Path, seed: int) -> World:
+    """One history. Levels: main [<- #10 feature-a] <- #11 feature-b <- #12 feature-d [<- #13 feature-e]; #11 is
+    the base PR, based on `parent` (feature-a when #10 exists: then #11 merges into the PR below, not main)."""
     g = Gen(root, seed)
     r, s = g.rng, g.story
     g.git(root, "init", "-q", "--bare", "-b", "main", str(g.origin))
     g.git(g.origin, "config", "uploadpack.allowAnySHA1InWant", "true")  # GitHub serves any commit it keeps
     g.git(root, "init", "-q", "-b", "main", str(g.work))
     g.w("remote", "add", "origin", str(g.origin))
-    g.commit("init", {"README.md": "# w\n"})
-    g.push("main")
+    g.commit("init", {"README.md": "# w\n", "shared.txt": "s\n"})
+    parent = "main"
+    if r.random() < 0.35:  # a PR below the base: #11 is stacked on #10 and lands in its branch
+        parent = "feature-a"
+        g.w("checkout", "-q", "-b", "feature-a")
+        g.commit("a1", {"a1.txt": "a1\n"})
+        s.append("#10 feature-a below #11")
+    g.push(*dict.fromkeys(["main", parent]))
     g.w("checkout", "-q", "-b", "feature-b")
     nb = r.randint(1, 3)
     b = [g.commit(f"b{i}", {f"b{i}.txt": f"b{i}\n"}) for i in range(1, nb + 1)]
@@ -139,8 +166,21 @@ def build(root: Path, seed: int) -> World:
     s.append(f"#11 has {nb} commit(s); #12 branches at b{at}")
     g.w("checkout", "-q", "-b", "feature-d")
     nd = r.randint(1, 3)
-    own = [g.commit(f"d{i}", {f"d{i}.txt": f"d{i}\n"}) for i in range(1, nd + 1)]
-    g.push("feature-d")
+    conflict = r.random() < 0.15  # #12's first commit edits the line `parent`'s next commit edits too
+    own = [g.commit(f"d{i}", {f"d{i}.txt": f"d{i}\n", **({"shared.txt": "d\n"} if conflict and i == 1 else {})})
+           for i in range(1, nd + 1)]
+    if r.random() < 0.2:  # #12 comes from a fork; the user is its author, in a clone with origin = fork
+        g.fork = root / "fork.git"
+        g.git(root, "clone", "-q", "--bare", str(g.origin), str(g.fork))
+        g.w("remote", "add", "fork", str(g.fork))
+        s.append("#12 is a fork PR (contrib/widgets)")
+    g.push_dep(own[-1])
+    child: list[str] = []
+    if not g.fork and r.random() < 0.3:  # a PR above the dependent, restacked in the same plan
+        g.w("checkout", "-q", "-b", "feature-e")
+        child = [g.commit(f"e{i}", {f"e{i}.txt": f"e{i}\n"}) for i in range(1, r.randint(1, 2) + 1)]
+        g.push("feature-e")
+        s.append(f"#13 feature-e ({len(child)} commit(s)) above #12")
     g.w("checkout", "-q", "feature-b")
     g.w("reset", "-q", "--hard", b[-1])
     extra = r.randint(0, 2)
@@ -149,13 +189,13 @@ def build(root: Path, seed: int) -> World:
     s.append(f"#11 gets {nb - at + extra} more commit(s) after #12 branched")
     early_clone = r.random() < 0.5
     if early_clone:
-        _clone(g)
+        _clone(g, child)
     events: list[Event] = []
-    if r.random() < 0.3:
-        g.w("checkout", "-q", "main")
-        g.commit("main moves", {"m.txt": f"m {seed}\n"})
-        g.push("main")
-        s.append("main moves on")
+    if conflict or r.random() < 0.3:
+        g.w("checkout", "-q", parent)
+        g.commit(f"{parent} moves", {"m.txt": f"m {seed}\n", **({"shared.txt": "m\n"} if conflict else {})})
+        g.push(parent)
+        s.append(f"{parent} moves on" + (" (editing the line #12 edits)" if conflict else ""))
     rewrite = r.choice(["none", "drop", "reorder", "amend", "rebase"])
     if rewrite != "none":
         before = g.tip("refs/heads/feature-b")
@@ -165,7 +205,7 @@ def build(root: Path, seed: int) -> World:
             keep.pop(r.randrange(len(keep)))
         elif rewrite == "reorder":
             r.shuffle(keep)
-        start = g.tip("refs/heads/main") if rewrite == "rebase" else g.w("merge-base", "main", before)
+        start = g.tip(f"refs/heads/{parent}") if rewrite == "rebase" else g.w("merge-base", parent, before)
         g.w("checkout", "-q", "-B", "feature-b", start)
         for oid in keep:
             g.w("cherry-pick", "--allow-empty", "--keep-redundant-commits", oid)
@@ -176,17 +216,16 @@ def build(root: Path, seed: int) -> World:
         events.append(Event("head_ref_force_pushed", before_oid=before, after_oid=g.tip("refs/heads/feature-b")))
         s.append(f"#11 force-pushed ({rewrite})")
     g.git(g.origin, "update-ref", "refs/pull/11/head", g.tip("refs/heads/feature-b"))
-    g.git(g.origin, "update-ref", "refs/pull/12/head", own[-1])
-    main_before = g.tip("refs/heads/main")
+    parent_before = g.tip(f"refs/heads/{parent}")
     head_b = g.tip("refs/heads/feature-b")
     merge = r.choice(["open", "squash", "rebase", "merge"])
     dep_base, dep_events = "feature-b", []
     if merge == "open":
-        base = _pull(g, 11, "feature-b", "main", head_b, main_before, events=events)
+        base = _pull(g, 11, "feature-b", parent, head_b, parent_before, events=events)
         new_base = "refs/heads/feature-b"
     else:
-        g.w("checkout", "-q", "main")
-        g.w("reset", "-q", "--hard", main_before)
+        g.w("checkout", "-q", parent)
+        g.w("reset", "-q", "--hard", parent_before)
         if merge == "squash":
             g.w("merge", "-q", "--squash", head_b)
             landed = g.commit("PR 11 (#11)", {})
@@ -195,49 +234,66 @@ def build(root: Path, seed: int) -> World:
             landed = g.w("rev-parse", "HEAD")
         else:
             g.w("checkout", "-q", "-B", "landing", head_b)
-            g.w("rebase", "-q", "--force-rebase", "main")
-            g.w("checkout", "-q", "main")
+            g.w("rebase", "-q", "--force-rebase", parent)
+            g.w("checkout", "-q", parent)
             g.w("merge", "-q", "--ff-only", "landing")
             landed = g.w("rev-parse", "HEAD")
-        g.push("main")
+        g.push(parent)
         top = g.commits("-1", landed)[0]
-        listed = g.commits(f"{main_before}..{head_b}")
-        base = Pull(PRRef("acme", "widgets", 11), "PR 11", "", "MERGED", "feature-b", "main", head_b, main_before,
-                    merge_commit=landed, merge_commit_parents=top.parents, merge_commit_parent_count=len(top.parents),
-                    merge_commit_headline=top.headline, merge_commit_date=top.date, commits=listed,
-                    commit_count=len(listed), events=[*events, Event("merged", commit_oid=landed)])
-        if r.random() < 0.5:  # the branch is deleted: GitHub retargets #12 to main
+        listed = g.commits(f"{parent_before}..{head_b}")
+        base = Pull(PRRef("acme", "widgets", 11), "PR 11", "", "MERGED", "feature-b", parent, head_b,
+                    parent_before, merge_commit=landed, merge_commit_parents=top.parents,
+                    merge_commit_parent_count=len(top.parents), merge_commit_headline=top.headline,
+                    merge_commit_date=top.date, commits=listed, commit_count=len(listed),
+                    events=[*events, Event("merged", commit_oid=landed)])
+        if r.random() < 0.5:  # the branch is deleted: GitHub retargets #12 to the branch #11 merged into
             g.keep(head_b)
             g.w("push", "-q", "origin", ":refs/heads/feature-b")
-            dep_base = "main"
-            dep_events = [Event("base_ref_changed", previous_ref="feature-b", current_ref="main")]
-            s.append(f"#11 {merge}-merged, branch deleted, #12 retargeted")
+            dep_base = parent
+            dep_events = [Event("base_ref_changed", previous_ref="feature-b", current_ref=parent)]
+            s.append(f"#11 {merge}-merged into {parent}, branch deleted, #12 retargeted")
         else:
-            s.append(f"#11 {merge}-merged, branch kept")
-        new_base = "refs/heads/main"
-    if merge in ("squash", "rebase") and r.random() < 0.3:  # "Update branch": #12 merges main into itself
+            s.append(f"#11 {merge}-merged into {parent}, branch kept")
+        new_base = f"refs/heads/{parent}"
+    if merge in ("squash", "rebase") and r.random() < 0.3:  # "Update branch": #12 merges its new base into itself
         g.w("checkout", "-q", "-B", "feature-d", own[-1])
-        merged_in = subprocess.run(["git", "merge", "-q", "--no-ff", "-m", "Merge branch 'main' into feature-d",
-                                    "main"], cwd=g.work, capture_output=True, env=g.env(), check=False)
+        merged_in = subprocess.run(["git", "merge", "-q", "--no-ff", "-m", f"Merge branch '{parent}' into "
+                                    "feature-d", parent], cwd=g.work, capture_output=True, env=g.env(), check=False)
         if merged_in.returncode == 0:  # GitHub's button only offers a clean update
             own.append(g.commit(f"d{nd + 1}", {f"d{nd + 1}.txt": "after the update\n"}))
-            g.push("feature-d")
-            g.git(g.origin, "update-ref", "refs/pull/12/head", own[-1])
-            s.append("#12 merged main into itself, then one more commit")
+            g.push_dep(own[-1])
+            s.append(f"#12 merged {parent} into itself, then one more commit")
         else:
             g.w("merge", "--abort")
-    dep_tip = g.tip(f"refs/heads/{dep_base}") if dep_base == "main" else head_b
-    dep = _pull(g, 12, "feature-d", dep_base, own[-1], dep_tip, events=dep_events)
+    dep_tip = g.tip(f"refs/heads/{dep_base}") if dep_base == parent else head_b
+    dep = _pull(g, 12, "feature-d", dep_base, own[-1], dep_tip, events=dep_events, cross_repo=bool(g.fork),
+                head_repo="contrib/widgets" if g.fork else "acme/widgets", viewer_did_author=True)
+    others = []
+    if parent == "feature-a":
+        others.append(_pull(g, 10, "feature-a", "main", g.tip("refs/heads/feature-a"), g.tip("refs/heads/main")))
+    if child:
+        g.git(g.origin, "update-ref", "refs/pull/13/head", child[-1])
+        others.append(_pull(g, 13, "feature-e", "feature-d", child[-1], own[-1]))
     if not early_clone:
-        _clone(g)
-    return World(g, base, dep, g.patch_ids(own), new_base, s)
+        _clone(g, child)
+    return World(g, base, dep, g.patch_ids(own), new_base, s, own, others, g.patch_ids(child))
 
 
-def _clone(g: Gen) -> None:
+def _clone(g: Gen, child: list[str]) -> None:
+    if g.fork:  # the contributor's clone: origin = the fork, upstream = acme
+        g.git(g.root, "clone", "-q", "--no-local", f"file://{g.fork}", str(g.clone))
+        g.git(g.clone, "remote", "set-url", "origin", FORK_URL)
+        g.git(g.clone, "config", f"url.file://{g.fork}.insteadOf", FORK_URL)
+        g.git(g.clone, "remote", "add", "upstream", URL)
+        g.git(g.clone, "config", f"url.file://{g.origin}.insteadOf", URL)
+        g.git(g.clone, "branch", "-q", "--track", "feature-d", "origin/feature-d")
+        return
     g.git(g.root, "clone", "-q", "--no-local", f"file://{g.origin}", str(g.clone))
     g.git(g.clone, "remote", "set-url", "origin", URL)
     g.git(g.clone, "config", f"url.file://{g.origin}.insteadOf", URL)
     g.git(g.clone, "branch", "-q", "--track", "feature-d", "origin/feature-d")
+    if child:
+        g.git(g.clone, "branch", "-q", "--track", "feature-e", "origin/feature-e")
 
 
 class Source:
@@ -249,14 +305,17 @@ class Source:
     def open_with_head(self, head: str) -> list[Pull] | None:
         return None
 
+    def pulls(self) -> list[Pull]:
+        return [self.w.base, self.w.dep, *self.w.others]
+
     def by_head(self, head: str, detail: bool = False) -> list[Pull]:
-        return [p for p in (self.w.base, self.w.dep) if p.head_ref == head]
+        return [p for p in self.pulls() if p.head_ref == head]
 
     def complete(self, pr: Pull) -> Pull:
         return pr
 
     def children(self, base: str) -> list[Pull]:
-        return [p for p in (self.w.dep,) if p.base_ref == base and p.is_open]
+        return [p for p in self.pulls() if p.base_ref == base and p.is_open]
 
     def branch_tip(self, name: str) -> str | None:
         out = self.w.gen.git(self.w.gen.origin, "rev-parse", "--verify", "--quiet", f"refs/heads/{name}", ok=False)
@@ -267,8 +326,13 @@ class Source:
 
 
 def remote_refs(g: Gen) -> dict[str, str]:
-    out = g.git(g.origin, "for-each-ref", "--format=%(refname) %(objectname)")
-    return dict(line.split(" ", 1) for line in out.splitlines())
+    """Every ref of origin, and of the fork (prefixed ``fork:``) when there is one."""
+    out = {}
+    for prefix, where in (("", g.origin), ("fork:", g.fork)):
+        if where:
+            text = g.git(where, "for-each-ref", "--format=%(refname) %(objectname)")
+            out.update((prefix + k, v) for k, v in (line.split(" ", 1) for line in text.splitlines()))
+    return out
 
 
 def run(w: World) -> Analysis:
@@ -276,28 +340,54 @@ def run(w: World) -> Analysis:
     return analyze(ctx, Source(w), w.base, w.dep, Options(auto_fix=False))  # type: ignore[arg-type]
 
 
-def execute(w: World, a: Analysis) -> list[str]:
-    """Every git step of the plan, verbatim in bash in the clone (gh steps talk to GitHub: not run here)."""
-    ran = []
+def execute(w: World, a: Analysis, before: dict[str, str]) -> str:
+    """Every git step of the plan, verbatim in bash in the clone (gh steps talk to GitHub: not run here). Returns
+    "ran", or "conflict" when the plan's rebase stopped on a conflict that cherry-picking #12's own commits alone
+    onto the new base hits too (the oracle's rule: a conflict is right only when the own work itself conflicts)."""
     for step in a.steps:
         if step.type != "git" or step.command.startswith("gh "):
             continue
         proc = subprocess.run(["bash", "-c", step.command], cwd=w.gen.clone, capture_output=True, text=True,
                               env=w.gen.env(), check=False, timeout=60)
+        if proc.returncode != 0 and step.command.startswith("git rebase ") and step.pr == str(w.dep.ref):
+            w.gen.git(w.gen.clone, "rebase", "--abort", ok=False)
+            assert own_alone_conflicts(w, before[w.new_base_ref]), (
+                f"seed {w.gen.seed} ({'; '.join(w.story)}): {step.command} conflicted, but #12's own commits "
+                f"alone apply cleanly onto {w.new_base_ref}\n{proc.stdout}{proc.stderr}")
+            return "conflict"
         assert proc.returncode == 0, f"seed {w.gen.seed} ({'; '.join(w.story)}): {step.command}\n{proc.stderr}"
-        ran.append(step.command)
-    return ran
+    return "ran"
+
+
+def own_alone_conflicts(w: World, tip: str) -> bool:
+    """Whether cherry-picking #12's own commits (as it made them) onto `tip` stops on a conflict."""
+    g = w.gen
+    scratch = g.root / "own-alone"
+    g.git(g.clone, "worktree", "add", "-q", "--detach", str(scratch), tip)
+    picked = subprocess.run(["git", "cherry-pick", "--allow-empty", *w.own_oids], cwd=scratch, capture_output=True,
+                            env=g.env(), check=False)
+    return picked.returncode != 0
 
 
 def judge(w: World, before: dict[str, str]) -> None:
-    """The oracle: remote feature-d = #12's own commits (patch-ids, in order) on top of the new base's tip; no other
-    remote ref moved."""
+    """The oracle: remote feature-d = #12's own commits (patch-ids, in order) on top of the new base's tip, and
+    #13's feature-e (when there is one) its own commits on top of that; no other remote ref moved."""
     g = w.gen
     why = f"seed {g.seed} ({'; '.join(w.story)})"
     after = remote_refs(g)
-    moved = {r for r in set(before) | set(after) if before.get(r) != after.get(r)} - {"refs/heads/feature-d"}
+    dep_ref = ("fork:" if g.fork else "") + "refs/heads/feature-d"
+    moved = {r for r in set(before) | set(after) if before.get(r) != after.get(r)} - {dep_ref, "refs/heads/feature-e"}
     assert not moved, f"{why}: other remote refs moved: {moved}"
-    tip, pushed = after[w.new_base_ref], after["refs/heads/feature-d"]
+    tip, pushed = after[w.new_base_ref], after[dep_ref]
+    if g.fork:  # judged in origin: bring the fork's result over (under a ref of its own, after the check above)
+        g.git(g.origin, "fetch", "-q", str(g.fork), f"+refs/heads/feature-d:refs/fork-result/{pushed}")
     assert g.git(g.origin, "merge-base", tip, pushed) == tip, f"{why}: not on top of {w.new_base_ref}"
     replayed = g.rev_list("--no-merges", f"{tip}..{pushed}")
     assert g.patch_ids(replayed) == w.own, f"{why}: pushed {len(replayed)} commit(s), own {len(w.own)}"
+    if w.child_own:
+        child = after["refs/heads/feature-e"]
+        assert g.git(g.origin, "merge-base", pushed, child) == pushed, f"{why}: #13 not on top of feature-d"
+        on_top = g.rev_list("--no-merges", f"{pushed}..{child}")
+        assert g.patch_ids(on_top) == w.child_own, f"{why}: #13 has {len(on_top)} commit(s), own {len(w.child_own)}"
+    else:
+        assert before.get("refs/heads/feature-e") == after.get("refs/heads/feature-e")

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 GITHUB_URL = "https://github.localhost/acme/widgets.git"
+FORK_URL = "https://github.localhost/contrib/widgets.git"
 _FMT = "%H%x00%P%x00%an%x00%ae%x00%aI%x00%cI%x00%B%x1e"
 
 
@@ -26,6 +27,7 @@ class StackRepo:
     root: Path
     clock: int = 1_790_000_000
     prs: dict[int, dict[str, Any]] = field(default_factory=dict)
+    forks: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.origin, self.author, self.clone = self.root / "origin.git", self.root / "author", self.root / "clone"
@@ -155,6 +157,42 @@ class StackRepo:
             self.git(c, "checkout", "-q", checkout)
         return c
 
+    # ---------------------------------------------------------------- a contributor's fork
+    def make_fork(self) -> Path:
+        """contrib/widgets: a bare copy of origin as it is now (GitHub's "Fork"); the author can push to it."""
+        self.fork = self.root / "fork.git"
+        self.git(self.root, "clone", "-q", "--bare", str(self.origin), str(self.fork))
+        self.a("remote", "add", "fork", str(self.fork))
+        self.forks.append("contrib/widgets")
+        return self.fork
+
+    def push_fork(self, *branches: str) -> None:
+        self.a("push", "-q", "--force", "fork", *(f"refs/heads/{b}:refs/heads/{b}" for b in branches))
+
+    def open_fork_pr(self, number: int, head: str, base: str, **extra: Any) -> None:
+        """PR `number` from contrib:`head` into acme's `base`. GitHub keeps its head in the base repository as
+        refs/pull/N/head (so the PR's commits are listed from there)."""
+        tip = self.tip(head, self.fork)
+        self.a("push", "-q", "--force", "origin", f"{tip}:refs/pull/{number}/head")
+        self.prs[number] = {"number": number, "title": f"PR {number}", "author": "contrib", "head_ref": head,
+                            "base_ref": base, "head_sha": tip, "base_sha": self.tip(base),
+                            "head_repository": "contrib/widgets", "maintainer_can_modify": True,
+                            "commits": self.log_range(f"refs/heads/{base}..{tip}"), **extra}
+
+    def contributor_clone(self, *branches: str) -> Path:
+        """The contributor's clone: origin = the fork, upstream = the base repository (GitHub's fork workflow)."""
+        fork_url, base_url = f"file://{self.fork}", f"file://{self.origin}"
+        c = self.clone
+        self.git(self.root, "clone", "-q", "--no-local", fork_url, str(c))
+        self.git(c, "remote", "set-url", "origin", FORK_URL)
+        self.git(c, "remote", "add", "upstream", GITHUB_URL)
+        self.git(c, "config", f"url.{fork_url}.insteadOf", FORK_URL)
+        self.git(c, "config", f"url.{base_url}.insteadOf", GITHUB_URL)
+        self.git(c, "fetch", "-q", "upstream")
+        for b in branches:
+            self.git(c, "branch", "-q", "--track", b, f"origin/{b}")
+        return c
+
     # ---------------------------------------------------------------- GitHub's merge buttons
     def _land(self, into: str) -> str:
         self.push(into)
@@ -216,4 +254,5 @@ class StackRepo:
         branches = dict(line.rsplit(" ", 1) for line in heads.splitlines())
         return {"viewer": {"login": "octocat"},
                 "repositories": [{"owner": "acme", "name": "widgets", "commits": commits, "branches": branches,
-                                  "pull_requests": [dict(p) for p in self.prs.values()]}]}
+                                  "pull_requests": [dict(p) for p in self.prs.values()]},
+                                 *({"owner": f.split("/")[0], "name": f.split("/")[1]} for f in self.forks)]}

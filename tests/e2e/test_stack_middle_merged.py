@@ -44,26 +44,37 @@ def test_middle_squash_merged_into_the_bottom_branch(agent, tmp_path: Path, args
     assert_on_top(repo, "feature-c", "feature-a", ["feature-c: step 1", "feature-c: step 2"], ["c.txt"])
 
 
-def test_siblings_on_the_same_merged_base_are_listed_with_their_commands(agent, tmp_path: Path) -> None:
-    """Issue 12 (6): two PRs stacked on the same squash-merged base (branch kept): the answer for one names the
-    other with the command that restacks it, and that command, run, gives the sibling's own plan."""
+@pytest.mark.parametrize("deleted", [False, True], ids=["branch-kept", "branch-deleted-retargeted"])
+def test_siblings_on_the_same_merged_base_are_listed_with_their_commands(agent, tmp_path: Path,
+                                                                         deleted: bool) -> None:
+    """Issue 12 (6): two PRs stacked on the same squash-merged base: the answer for one names the other with the
+    command that restacks it, and that command, run, gives the sibling's own plan. With the base's branch deleted,
+    GitHub retargeted both to main: the sibling is found among main's open PRs by the base's commits it still
+    starts with; an unrelated PR on main (#14) is not listed."""
     repo = StackRepo(tmp_path / "repo")
     repo.branch_commits("feature-b", "main", 2, "b.txt", "feature-b")
     repo.branch_commits("feature-d", "feature-b", 1, "d.txt", "feature-d")
     repo.branch_commits("feature-e", "feature-b", 1, "e.txt", "feature-e")
+    repo.branch_commits("feature-x", "main", 1, "x.txt", "feature-x")
     repo.open_pr(11, "feature-b", "main")
     repo.open_pr(12, "feature-d", "feature-b")
     repo.open_pr(13, "feature-e", "feature-b")
+    repo.open_pr(14, "feature-x", "main")
     repo.user_clone("feature-d", "feature-e", checkout="main")
-    repo.squash_merge(11, delete=False)
+    repo.squash_merge(11, delete=deleted)
+    if deleted:
+        repo.retarget(12, "main", was="feature-b")
+        repo.retarget(13, "main", was="feature-b")
     a = agent(repo.scenario())
     out = a.json("stack", "11", "12", cwd=repo.clone)
     cons = out["rebase_strategy"]["considerations"]
-    assert "Also stacked on #11: #13 (call the tool for each)." in cons
+    note = "; #13 now based on main (retargeted when #11's branch was deleted)" if deleted else ""
+    assert f"Also stacked on #11: #13 (call the tool for each{note})." in cons, cons
     line = next(c for c in cons if c.startswith("Restack commands for them: "))
     argv = shlex.split(line.removeprefix("Restack commands for them: ").removesuffix("."))
     assert argv[:3] == ["gh", "pr-agent", "stack"] and [x.rsplit("/", 2)[-2:] for x in argv[3:]] == [
         ["acme", "widgets#11"], ["acme", "widgets#13"]]
     sib = a.json(*argv[2:], cwd=repo.clone)
+    assert "Also stacked on #11: #12 (call the tool for each" in " ".join(sib["rebase_strategy"]["considerations"])
     run_plan(a, sib["commands"], repo.clone)
     assert_on_top(repo, "feature-e", "main", ["feature-e: step 1"], ["e.txt"])

@@ -1,6 +1,11 @@
 """fakehub: git history for stacked PRs (scenario keys ``commits`` and ``branches`` on a repository;
-``commits``, ``merge_commit``, ``head_ref_deleted`` and ``timeline`` on a pull request; documented in
-fixtures/scenarios/README.md).
+``commits``, ``merge_commit``, ``head_ref_deleted``, ``timeline``, ``head_repository`` and
+``maintainer_can_modify`` on a pull request; documented in fixtures/scenarios/README.md).
+
+Fork PRs: ``head_repository`` ("owner/name", default the PR's own repository) is where the head branch lives.
+As on GitHub, such a PR has ``isCrossRepository`` true, ``headRepository`` / ``headRepositoryOwner`` the fork
+(which the scenario must list among its repositories), and ``maintainerCanModify`` as the scenario
+says ("Allow edits by maintainers"; always false for a same-repository PR, as GitHub serves it).
 
 Served over GraphQL: ``Repository.ref(qualifiedName)``, ``Repository.object(oid)`` and ``Ref.target`` of a
 pull request's ``baseRef``/``headRef`` (themselves null for a branch that no longer exists, as on GitHub);
@@ -90,6 +95,16 @@ def normalize_pull(pr: dict[str, Any], where: str, repo: dict[str, Any], fill_us
     if pr["merge_commit"] and pr["state"] != "MERGED":
         raise ScenarioError(f"{where}.merge_commit: only a MERGED pull request has one")
     pr["head_ref_deleted"] = bool(pr.get("head_ref_deleted"))
+    full = f"{repo['owner']}/{repo['name']}"
+    head_repo = pr.get("head_repository") or full
+    if not isinstance(head_repo, str) or not re.fullmatch(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", head_repo):
+        raise ScenarioError(f"{where}.head_repository: {head_repo!r} is not 'owner/name'")
+    pr["head_repository"] = head_repo
+    if pr.get("maintainer_can_modify") and head_repo.lower() == full.lower():
+        raise ScenarioError(f"{where}.maintainer_can_modify: only a fork PR (head_repository) has it")
+    pr["maintainer_can_modify"] = bool(pr.get("maintainer_can_modify"))
+    if head_repo.lower() != full.lower():
+        fill_user(head_repo.split("/")[0])
     events = []
     for i, e in enumerate(pr.get("timeline") or []):
         w = f"{where}.timeline[{i}]"
@@ -112,6 +127,16 @@ def normalize_pull(pr: dict[str, Any], where: str, repo: dict[str, Any], fill_us
                        "actor": pr["author"], "commit": None})
     events.sort(key=lambda e: e["created_at"])
     pr["timeline"] = events
+
+
+def check_forks(repos: list[dict[str, Any]]) -> None:
+    """A fork PR's ``head_repository`` must be a listed repository (GitHub serves it in full: REST head.repo)."""
+    listed = {f"{r['owner']}/{r['name']}".lower() for r in repos}
+    for i, repo in enumerate(repos):
+        for j, pr in enumerate(repo["pull_requests"]):
+            if pr["head_repository"].lower() not in listed:
+                raise ScenarioError(f"repositories[{i}].pull_requests[{j}].head_repository: "
+                                    f"{pr['head_repository']!r} is not a listed repository")
 
 
 def add_base_change(pr: dict[str, Any], base: str, actor: str, when: str) -> None:
@@ -210,11 +235,24 @@ def _event_view(views: Any, repo: dict[str, Any], pr: dict[str, Any], i: int, e:
     return out
 
 
+def is_fork_pr(repo: dict[str, Any], pr: dict[str, Any]) -> bool:
+    return str(pr.get("head_repository") or "").lower() not in ("", f"{repo['owner']}/{repo['name']}".lower())
+
+
+def head_repository_view(views: Any, repo: dict[str, Any], pr: dict[str, Any]) -> dict[str, Any]:
+    """``PullRequest.headRepository``: the fork (its full view when the scenario lists it), else the PR's repo."""
+    if not is_fork_pr(repo, pr):
+        return views.repo(repo)
+    owner, _, name = pr["head_repository"].partition("/")
+    return {**views.repo(views.world.repo(owner, name)), "isFork": True}  # listed: scenario.check_forks
+
+
 def pr_fields(views: Any, repo: dict[str, Any], pr: dict[str, Any]) -> dict[str, Any]:
     """Extra GraphQL fields of a PullRequest view (merged in by gql_views.Views.pr)."""
     from .gql_views import connection
 
     full = f"{repo['owner']}/{repo['name']}"
+    fork = is_fork_pr(repo, pr)
 
     def pr_commit(oid: str) -> dict[str, Any]:
         url = f"{views.world.pr_url(repo, pr)}/commits/{oid}"
@@ -236,6 +274,11 @@ def pr_fields(views: Any, repo: dict[str, Any], pr: dict[str, Any]) -> dict[str,
         "commits": lambda info, **a: connection(pr["commits"] or ([pr["head_sha"]] if pr.get("checks") else []),
                                                 pr_commit, **a),
         "timelineItems": timeline,
+        "isCrossRepository": fork,
+        "headRepository": lambda info: head_repository_view(views, repo, pr),
+        "headRepositoryOwner": lambda info: views.actor(pr["head_repository"].split("/")[0] if fork
+                                                        else repo["owner"]),
+        "maintainerCanModify": pr["maintainer_can_modify"],
     }
 
 
@@ -251,7 +294,8 @@ def branch_gone(repo: dict[str, Any], pr: dict[str, Any], which: str) -> bool:
     ``baseRef`` as null: the scenario lists its ``branches`` and not this one, or (the head) the PR's timeline
     ends with the branch's deletion (``head_ref_deleted``, not followed by a restore)."""
     branch = pr[f"{which}_ref"]
-    if repo.get("branches") and branch not in repo["branches"]:
+    fork_head = which == "head" and is_fork_pr(repo, pr)  # a fork's branches are not the repository's
+    if repo.get("branches") and branch not in repo["branches"] and not fork_head:
         return True
     kinds = [e["type"] for e in pr.get("timeline") or [] if e["type"] in ("head_ref_deleted", "head_ref_restored")]
     return which == "head" and bool(kinds) and kinds[-1] == "head_ref_deleted"

@@ -111,9 +111,14 @@ class RestObjects:
         url = f"{base}/pulls/{n}"
         repo_obj = self.repository(repo)
 
-        def side(ref: str, sha: str) -> dict[str, Any]:
-            return {"label": f"{repo['owner']}:{ref}", "ref": ref, "sha": sha, "user": self.user(repo["owner"]),
-                    "repo": repo_obj}
+        def side(ref: str, sha: str, where: str | None = None) -> dict[str, Any]:
+            # the head of a fork PR lives in the fork (ext_stack: head_repository)
+            owner, _, name = (where or f"{repo['owner']}/{repo['name']}").partition("/")
+            obj = repo_obj if where is None else self.repository(self.world.repo(owner, name) or repo)
+            return {"label": f"{owner}:{ref}", "ref": ref, "sha": sha, "user": self.user(owner), "repo": obj}
+
+        fork = pr.get("head_repository") if pr.get("head_repository", "").lower() != \
+            f"{repo['owner']}/{repo['name']}".lower() else None
 
         link = {"self": url, "html": html, "issue": f"{base}/issues/{n}", "comments": f"{base}/issues/{n}/comments",
                 "review_comments": f"{url}/comments", "review_comment": f"{base}/pulls/comments{{/number}}",
@@ -129,7 +134,7 @@ class RestObjects:
             "active_lock_reason": None, "created_at": pr["created_at"], "updated_at": pr["updated_at"],
             "closed_at": pr["closed_at"], "merged_at": pr["merged_at"],
             "merge_commit_sha": pr["head_sha"] if merged else None, "assignee": None, "assignees": [],
-            "requested_reviewers": [], "requested_teams": [], "head": side(pr["head_ref"], pr["head_sha"]),
+            "requested_reviewers": [], "requested_teams": [], "head": side(pr["head_ref"], pr["head_sha"], fork),
             "base": side(pr["base_ref"], pr["base_sha"]),
             "_links": {k: {"href": v} for k, v in link.items()},
             "author_association": pr["author_association"], "auto_merge": None, "draft": pr["draft"],
@@ -137,7 +142,8 @@ class RestObjects:
             "merged_by": self.user(pr["author"]) if merged else None,
             "comments": len(pr["issue_comments"]),
             "review_comments": sum(len(self.world.visible_comments(t)) for t in pr["threads"]),
-            "maintainer_can_modify": False, "commits": 1, "additions": 0, "deletions": 0, "changed_files": 0,
+            "maintainer_can_modify": bool(pr.get("maintainer_can_modify")),
+            "commits": 1, "additions": 0, "deletions": 0, "changed_files": 0,
             **pr["rest_extra"],
         }
 

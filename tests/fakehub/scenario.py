@@ -97,6 +97,7 @@ def normalize(source: dict[str, Any] | str | Path) -> dict[str, Any]:
     for i, repo in enumerate(sc.get("repositories") or []):
         repos.append(_repo(check(repo, "repository", f"repositories[{i}]"), f"repositories[{i}]", out, ids, seen))
     out["repositories"] = repos
+    ext_stack.check_forks(repos)
     for login in list(users):
         fill_user(out, login)
     return out

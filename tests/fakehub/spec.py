@@ -44,7 +44,9 @@ SPEC: dict[str, dict[str, Any]] = {
                      "reviews": list, "issue_comments": list, "graphql_extra": dict, "rest_extra": dict,
                      "checks": list, "merge_state": dict,  # checks, merge_state: ext_merge
                      "commits": list, "merge_commit": str, "head_ref_deleted": bool,
-                     "timeline": list,  # commits, merge_commit, head_ref_deleted, timeline: ext_stack
+                     "timeline": list, "head_repository": str, "maintainer_can_modify": bool,
+                     # commits, merge_commit, head_ref_deleted, timeline, head_repository, maintainer_can_modify:
+                     # ext_stack
                      "ci": dict},  # ci: ext_ci
     "thread": {"id": str, "path": str, "line": int, "start_line": int, "original_line": int,
                "original_start_line": int, "diff_side": str, "start_diff_side": str, "subject_type": str,

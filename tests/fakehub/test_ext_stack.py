@@ -197,3 +197,39 @@ def test_the_stack_queries_are_within_githubs_limits() -> None:
         doc = parse(load_query(name))
         errors, cost, nodes = analyze(graphql_schema(), doc, get_operation_ast(doc), {**common, **variables})
         assert errors == [] and cost <= 5 and nodes <= 2_000, (name, errors, cost, nodes)
+
+
+FORK = """query($n: Int!) { repository(owner: "acme", name: "widgets") { pullRequest(number: $n) {
+  isCrossRepository maintainerCanModify headRefName headRepository { nameWithOwner isFork owner { login } }
+  headRepositoryOwner { login } repository { nameWithOwner } } } }"""
+
+
+def test_a_fork_pr_is_served_as_github_serves_it() -> None:
+    """GitHub: a PR from a fork has isCrossRepository true, headRepository the fork (not the base repository),
+    maintainerCanModify as its author set it; REST's head.repo / head.label name the fork too."""
+    sc = world(head_repository="contrib/widgets", maintainer_can_modify=True)
+    sc["repositories"].append({"owner": "contrib", "name": "widgets"})
+    with FakeHub(sc) as hub:
+        fork = gql(hub, FORK, n=2)["data"]["repository"]["pullRequest"]
+        same = gql(hub, FORK, n=1)["data"]["repository"]["pullRequest"]
+        status, _, rest = call(hub, "GET", "/repos/acme/widgets/pulls/2")
+        assert hub.unhandled == [] and hub.errors == [] and hub.schema_violations == []
+    assert fork == {"isCrossRepository": True, "maintainerCanModify": True, "headRefName": "d",
+                    "headRepository": {"nameWithOwner": "contrib/widgets", "isFork": True,
+                                       "owner": {"login": "contrib"}},
+                    "headRepositoryOwner": {"login": "contrib"}, "repository": {"nameWithOwner": "acme/widgets"}}
+    assert same["isCrossRepository"] is False and same["maintainerCanModify"] is False
+    assert same["headRepository"]["nameWithOwner"] == "acme/widgets"
+    assert status == 200 and rest["head"]["label"] == "contrib:d" and rest["maintainer_can_modify"] is True
+    assert rest["head"]["repo"]["full_name"] == "contrib/widgets" and rest["head"]["user"]["login"] == "contrib"
+    assert rest["base"]["repo"]["full_name"] == "acme/widgets"
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    ({"head_repository": "no-slash"}, "head_repository: 'no-slash' is not 'owner/name'"),
+    ({"maintainer_can_modify": True}, "maintainer_can_modify: only a fork PR (head_repository) has it"),
+    ({"head_repository": "contrib/widgets"}, "head_repository: 'contrib/widgets' is not a listed repository"),
+])
+def test_fork_keys_are_checked(extra: dict[str, Any], message: str) -> None:
+    with pytest.raises(ScenarioError, match=re.escape(message)):
+        World(world(**extra))

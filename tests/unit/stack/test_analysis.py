@@ -276,3 +276,62 @@ def test_visualization_of_a_three_pr_stack(tmp_path: Path) -> None:
         "   └─ #22 feature-b  [open]  base: main  <- dependent_pr  (was based on feature-a; restack onto origin/main)",
         "      └─ #23 feature-c  [open]  base: feature-b  (restack onto feature-b (just restacked))",
     ]
+
+
+def fork_d(**kw: Any) -> Pull:
+    d = retargeted_d()
+    return replace(d, head_ref=kw.pop("head_ref", "feature-d"), cross_repo=True, head_repo="contrib/widgets", **kw)
+
+
+@pytest.mark.parametrize(("may", "why"), [
+    ({"maintainer_can_modify": True}, "has no remote for it, so the plan cannot push it"),
+    ({"viewer_did_author": True}, "has no remote for it, so the plan cannot push it"),
+    ({}, "maintainerCanModify is false) and you are not its author"),
+])
+def test_fork_pr_without_a_clone_fetches_refs_pull_and_does_not_push(tmp_path: Path, may: dict[str, bool],
+                                                                     why: str) -> None:
+    """No clone, so no remote for the fork is known: the head comes from GitHub's refs/pull/12/head into its own
+    ref, the local branch is made from that ref (not tracking origin's same-named branch), and no push or CI wait
+    (nothing reaches GitHub); the warning says why."""
+    a = run(tmp_path, merged_b(), fork_d(**may), history={OID["sq"]: [Commit(OID["sq"], "PR 11 (#11)")]})
+    cmds = commands(a)
+    assert cmds[:3] == ["git fetch origin +refs/heads/main:refs/remotes/origin/main",
+                        "git fetch origin +refs/pull/12/head:refs/remotes/origin/pr/12",
+                        "git show-ref --verify --quiet refs/heads/feature-d || git branch feature-d "
+                        "refs/remotes/origin/pr/12"]
+    assert f"git rebase --onto refs/remotes/origin/main {OID['b3']} feature-d" in cmds
+    assert not any(x.startswith("git push") for x in cmds) and not any(s.type == "ci_wait" for s in a.steps)
+    assert any(why in w for w in a.warnings), a.warnings
+
+
+def test_a_fork_head_named_like_a_branch_here_has_no_descendants(tmp_path: Path) -> None:
+    """A fork PR whose head branch is called `main`: the PRs based on acme's main are not stacked on it."""
+    other = pull(14, "feature-x", "main", "x1", [c("x1", "m0")])
+    a = run(tmp_path, merged_b(), fork_d(head_ref="main", maintainer_can_modify=True), extra=[other],
+            history={OID["sq"]: [Commit(OID["sq"], "PR 11 (#11)")]})
+    assert [r[1] for r in a.chain] == ["base", "dependent"]
+    assert not any("feature-x" in x for x in commands(a))
+
+
+def test_siblings_retargeted_after_the_base_branch_was_deleted(tmp_path: Path) -> None:
+    """#11 squash-merged, branch deleted: GitHub retargeted #12 and #13 to main. #13 is found among main's open PRs
+    (it starts with #11's commits) and named with its command; #14, also on main, is not stacked on #11."""
+    sib = pull(13, "feature-e", "main", "c1", [*B_COMMITS, c("c1", "b3")])
+    other = pull(14, "feature-x", "main", "x1", [c("x1", "m0")])
+    a = run(tmp_path, merged_b(events=[Event("head_ref_deleted")]), retargeted_d(), extra=[sib, other],
+            history={OID["sq"]: [Commit(OID["sq"], "PR 11 (#11)")]})
+    cons = a.strategy.considerations
+    assert ("Also stacked on #11: #13 (call the tool for each; #13 now based on main (retargeted when #11's branch "
+            "was deleted)).") in cons, cons
+    line = next(x for x in cons if x.startswith("Restack commands for them: "))
+    assert shlex.split(line.removeprefix("Restack commands for them: ").removesuffix("."))[2:] == [
+        "stack", "acme/widgets#11", "acme/widgets#13"]
+
+
+def test_an_open_base_pr_from_a_fork_is_refused_not_mistaken_for_a_branch_here(tmp_path: Path) -> None:
+    """#11 is an open fork PR whose branch is called `main`: rebasing onto acme's `main` would be another branch."""
+    base = replace(pull(11, "main", "main", "b3", B_COMMITS), cross_repo=True, head_repo="contrib/widgets")
+    dep = pull(12, "feature-d", "main", "d2", [*B_COMMITS, *D_COMMITS])
+    with pytest.raises(PrAgentError) as err:
+        run(tmp_path, base, dep)
+    assert err.value.code == "invalid_arguments" and err.value.details["reason"] == "open PR from a fork"
