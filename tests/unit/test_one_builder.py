@@ -30,6 +30,8 @@ _CLOSE = {"`": "`", "(": ")", "": None}
 # (module, the string's literal skeleton, computed parts shown as {}): prose that names a program first, not a
 # command (each reviewed by hand)
 PROSE = {
+    ("ci/parsers/causes.py", "gradle {}"),  # the tool a non-test cause names ("gradle :app:test"), shown as data
+    ("ci/parsers/causes.py", "npm {}"),  # the same, with npm's error code ("npm E404")
     ("ci/parsers/engine.py", "go test: package {} failed outside any test: {}"),
     ("gh.py", "gh {} is too old; gh-pr-agent needs gh {} or newer."),
     ("gh.py", "gh could not be started: {}."),

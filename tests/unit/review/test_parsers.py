@@ -427,7 +427,8 @@ def test_five_megabyte_body_finishes() -> None:
     body = (unit * (5_000_000 // len(unit) + 1))[:5_000_000]
     elapsed = _timed(body)
     print(f"5 MB CodeRabbit-like body, all parsers: {elapsed:.2f}s")
-    assert elapsed < 60.0  # a hang guard, not a benchmark
+    # a hang guard, not a benchmark: ~35 s on a quiet 2-core machine for 13 parsers; a quadratic parser takes hours
+    assert elapsed < 300.0
 
 
 def test_many_stray_fences_finish() -> None:
