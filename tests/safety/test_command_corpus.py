@@ -97,21 +97,36 @@ def test_every_emitted_command_in_the_corpus_is_built_by_quoting_words(make_hub,
     assert any(".repair" in w for w in seen), sorted(seen)
 
 
-# a plain name for each runner, so that every runner with reproduction commands is seen making one
-_PLAIN = {"pytest": "tests/test_a.py::test_b", "go": "TestB", "junit": "a.B.c", "unittest": "pkg.T.test_b"}
+# a plain failure for each runner (name, suite, file), so that every runner with reproduction commands is seen
+# making one; hostile names and paths then replace each part in turn
+_PLAIN: dict[str, tuple[str, str | None, str | None]] = {
+    "pytest": ("tests/test_a.py::test_b", None, "tests/test_a.py"), "unittest": ("pkg.T.test_b", None, None),
+    "go": ("TestB", "example.com/m", None), "jest": ("a › b", "src/a.test.js", None),
+    "vitest": ("a > b", "src/a.test.ts", None), "mocha": ("a b", None, "test/a.js"),
+    "cargo": ("m::t", "src/lib.rs", None), "nextest": ("m::t", None, None),
+    "rspec": ("A b", None, "spec/a_spec.rb"), "phpunit": ("T::test_b", None, None), "dotnet": ("N.C.M", None, None),
+    "gradle": ("com.a.T.m", "com.a.T", None), "maven": ("com.a.T.m", "com.a.T", None),
+    "junit": ("com.a.T.m", "com.a.T", "src/T.java"), "playwright": ("[chromium] › a.spec.ts:3:5 › b", None, None),
+    "exunit": ("test b", None, "test/a_test.exs"), "tap": ("b", "node:test", "test/a.test.js"),
+    "swift-testing": ("loadsConfig()", None, None), "dart": ("b", "test/a_test.dart", None),
+    "minitest": ("ATest#test_b", None, "test/a_test.rb"), "stestr": ("pkg.tests.T.test_b", None, None),
+}
+NO_COMMAND = {"googletest", "xctest", "catch2", "cypress", "unknown"}  # no exact rerun command for these (yet)
 
 
 @pytest.mark.parametrize("runner", [r for r in RUNNERS if r])
 def test_reproduction_commands_of_every_runner_are_built_by_quoting_words(runner: str) -> None:
     """The corpus worlds' CI logs hold a few runners; every runner's reproduction commands (hostile test names,
     suites and paths included) pass the same oracle."""
-    made = 0
-    for name in [_PLAIN.get(runner, "test_b"), *TEST_NAMES]:
-        for where in (None, "tests/test_a.py", "src/lib.rs", "spec/a_spec.rb", *PATHS[:6]):
-            text = reproduce_command(runner, name, suite=where, file_path=where, runners=("maven",))
-            if text is not None:
-                argvs = check_command(text)
-                assert len(argvs) == 1 and argvs[0] == shlex.split(text), text
-                made += 1
-    if runner not in ("googletest", "xctest", "unknown"):  # no exact rerun command for these (yet)
-        assert made, runner
+    if runner in NO_COMMAND:
+        assert runner not in _PLAIN and reproduce_command(runner, "t", suite="s", file_path="f") is None
+        return
+    name, suite, path = _PLAIN[runner]
+    text = reproduce_command(runner, name, suite=suite, file_path=path)
+    assert text is not None, runner
+    variants = [(n, suite, path) for n in TEST_NAMES] + [(name, suite and p, path and p) for p in PATHS]
+    for n, su, fp in [(name, suite, path), *variants]:
+        text = reproduce_command(runner, n, suite=su, file_path=fp)
+        if text is not None:
+            argvs = check_command(text)
+            assert len(argvs) == 1 and argvs[0] == shlex.split(text), text

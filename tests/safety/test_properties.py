@@ -48,10 +48,13 @@ pieces = st.sampled_from(["$(", ")", "`", "'", '"', ";", "&&", "|", "\\", "-", "
                           "\t", " ", "\n", "=", "test_", "Test", "a"])
 untrusted = st.one_of(hostile, st.text(max_size=60), st.lists(pieces, max_size=12).map("".join))
 RUNNERS = ["pytest", "unittest", "go", "jest", "vitest", "mocha", "cargo", "nextest", "rspec", "phpunit", "dotnet",
-           "gradle", "maven", "junit", "googletest", "xctest", "", "unknown"]
+           "gradle", "maven", "junit", "googletest", "xctest", "playwright", "exunit", "tap", "swift-testing", "dart",
+           "minitest", "stestr", "catch2", "cypress", "", "unknown"]
 FLAGS = {"-run", "-t", "-E", "--exact", "--", "--lib", "--bins", "--test", "--filter", "--tests", "-k", "-m",
          "--example"}
-VALUE_FLAGS = ("--grep=", "--example=", "--filter=", "-Dtest=", "FullyQualifiedName=")
+VALUE_FLAGS = ("--grep=", "--example=", "--filter=", "-Dtest=", "FullyQualifiedName=", "--project=", "--only=test:",
+               "--test-name-pattern=", "--plain-name=", "--name=")
+FLAGS |= {"--test", "-Itest"}
 
 
 @SETTINGS

@@ -45,6 +45,10 @@ PROSE = {
     ("merge/local.py", "git fetch from {} failed: {}"),
     ("merge/local.py", "git merge-tree failed (exit {}): {}"),
     ("stack/shell.py", "git refuses branch names containing {}"),
+    # the `tool` label of a non-test failure (which tool reported it: "npm E404", "gradle :app:compileJava"),
+    # shown as data, never offered as a command
+    ("ci/parsers/causes.py", "npm {}"),
+    ("ci/parsers/causes.py", "gradle {}"),
 }
 
 Part = tuple[str | None, ast.AST]  # (literal text, node) or (None, computed node)
