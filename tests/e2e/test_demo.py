@@ -117,7 +117,7 @@ def _check_tour(out: str) -> None:
     conflicts = sections["conflicts"]
     assert "src/widgets/parser.py  [content]" in conflicts
     assert 'head |     raw = headers.get("Content-Type")' in conflicts  # the PR's side of the hunk
-    assert "git add -- src/widgets/parser.py" in conflicts
+    assert "-- src/widgets/parser.py && git commit --no-edit" in conflicts  # the add step of the resolution
 
     onto = re.compile(r"git rebase --onto refs/remotes/origin/main [0-9a-f]{40} feature/cache-stats\n")
     for name in ("stack", "rebase-after-squash"):
