@@ -92,7 +92,10 @@ def test_who_spoke_last_and_the_resolve_policy(agent) -> None:
     a = agent(feedback_world())
     items = {c.get("thread_id"): c for c in a.json("comments", "acme/widgets#7")["comments"]}
     assert (items["PRRT_human"]["last_author"], items["PRRT_human"]["viewer_replied"]) == ("octocat", True)
-    assert (items["PRRT_outdated"]["last_author"], items["PRRT_outdated"]["viewer_replied"]) == ("carol", False)
+    # concise leaves false flags out; full says them
+    assert items["PRRT_outdated"]["last_author"] == "carol" and "viewer_replied" not in items["PRRT_outdated"]
+    full = {c.get("thread_id"): c for c in a.json("comments", "acme/widgets#7", "--detail", "full")["comments"]}
+    assert (full["PRRT_outdated"]["last_author"], full["PRRT_outdated"]["viewer_replied"]) == ("carol", False)
 
     refused = a.cli("resolve", "acme/widgets#7", "--thread", "PRRT_outdated", "--json")
     assert refused.returncode == 3 and '"reviewer_spoke_last"' in refused.stdout
