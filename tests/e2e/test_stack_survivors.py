@@ -9,15 +9,21 @@ from tests.e2e.stack_repos import StackRepo
 from tests.e2e.test_stack import OWN_D, assert_on_top, cmds, run_plan
 
 
-def test_stacking_known_only_from_history_is_found_and_restacked_onto(agent, tmp_path: Path) -> None:
-    """#12 was built on #11's branch but opened against main (no retarget ever happened): only its commits
-    say it is stacked. After #11 is squash-merged, --onto must replay exactly #12's own commits."""
-    repo = StackRepo(tmp_path / "repo")
+def _b_and_d(tmp: Path, d_base: str) -> StackRepo:
+    """#11 (feature-b, 3 commits on main) and #12 (feature-d, 2 commits on feature-b) opened against d_base."""
+    repo = StackRepo(tmp / "repo")
     repo.branch_commits("feature-b", "main", 3, "b.txt", "feature-b")
     repo.branch_commits("feature-d", "feature-b", 2, "d.txt", "feature-d")
     repo.open_pr(11, "feature-b", "main")
-    repo.open_pr(12, "feature-d", "main")
+    repo.open_pr(12, "feature-d", d_base)
     repo.user_clone("feature-b", "feature-d", checkout="feature-d")
+    return repo
+
+
+def test_stacking_known_only_from_history_is_found_and_restacked_onto(agent, tmp_path: Path) -> None:
+    """#12 was built on #11's branch but opened against main (no retarget ever happened): only its commits
+    say it is stacked. After #11 is squash-merged, --onto must replay exactly #12's own commits."""
+    repo = _b_and_d(tmp_path, "main")
     old_b = repo.tip("feature-b")
     repo.squash_merge(11, delete=True)
     a = agent(repo.scenario())
@@ -32,12 +38,7 @@ def test_stacking_known_only_from_history_is_found_and_restacked_onto(agent, tmp
 
 
 def test_a_plain_rebase_asked_for_after_a_squash_merge_is_high_risk_and_says_why(agent, tmp_path: Path) -> None:
-    repo = StackRepo(tmp_path / "repo")
-    repo.branch_commits("feature-b", "main", 3, "b.txt", "feature-b")
-    repo.branch_commits("feature-d", "feature-b", 2, "d.txt", "feature-d")
-    repo.open_pr(11, "feature-b", "main")
-    repo.open_pr(12, "feature-d", "feature-b")
-    repo.user_clone("feature-b", "feature-d", checkout="feature-d")
+    repo = _b_and_d(tmp_path, "feature-b")
     repo.squash_merge(11, delete=True)
     repo.retarget(12, "main", was="feature-b")
     a = agent(repo.scenario())
