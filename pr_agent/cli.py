@@ -51,7 +51,9 @@ def _bare(annotation: Any) -> Any:
 def _option(tool: Tool, name: str, info: Any) -> click.Parameter:
     flag = tool.cli_options.get(name, "--" + name.replace("_", "-"))
     ann = _bare(info.annotation)
-    help_text = info.description or ""
+    from pr_agent.registry import STORED_PHRASE
+
+    help_text = (info.description or "").replace(STORED_PHRASE + ",", STORED_PHRASE + " (gh pr-agent config),")
     if ann is bool:
         return click.Option([f"{flag}/--no-{flag[2:]}", name], default=None, help=help_text)
     if get_origin(ann) is list:

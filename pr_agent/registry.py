@@ -24,6 +24,9 @@ from pr_agent.errors import EXIT_OK, PrAgentError, tool_repair
 from pr_agent.shellcmd import command
 
 STORED = "x-stored-preference"
+# how a 💾 field's description ends; the CLI's help names its `config` command there (cli._option), MCP clients
+# read it in tools/list, where no CLI exists
+STORED_PHRASE = "Omitted means your stored preference"
 BUILTIN = "x-builtin-default"
 
 
@@ -43,8 +46,7 @@ def stored(default: Any, description: str, **kw: Any) -> Any:
     """A field whose default comes from the stored preferences (💾), then ``default``."""
     return Field(
         None,
-        description=f"{description} Omitted means your stored preference (gh pr-agent config), "
-        f"else {_show(default)}.",
+        description=f"{description} {STORED_PHRASE}, else {_show(default)}.",
         json_schema_extra={STORED: True, BUILTIN: default},
         **kw,
     )
