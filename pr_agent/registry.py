@@ -154,9 +154,24 @@ def _strip_null_defaults(node: Any) -> None:
             _strip_null_defaults(value)
 
 
+def _strip_titles(node: Any, names: bool = False) -> None:
+    """Drop pydantic's generated ``title`` of every schema ("Thread Id" for thread_id, the model's class name):
+    it only repeats the property's name, and tools/list is in every client's context. ``names``: ``node`` maps
+    names to schemas (``properties``, ``$defs``), so a property called ``title`` stays."""
+    if isinstance(node, dict):
+        if not names and isinstance(node.get("title"), str):
+            del node["title"]
+        for key, value in node.items():
+            _strip_titles(value, names=not names and key in ("properties", "$defs"))
+    elif isinstance(node, list):
+        for value in node:
+            _strip_titles(value)
+
+
 def publishable_schema(model: type[BaseModel]) -> dict[str, Any]:
     schema = copy.deepcopy(model.model_json_schema(by_alias=True, mode="serialization"))
     _strip_null_defaults(schema)
+    _strip_titles(schema)
     return schema
 
 
