@@ -208,8 +208,9 @@ class GetFailingTestsOutput(OutputModel):
     ci_info: CiInfo | None = Field(None, description="The workflow run of the first failure (else the first run).")
     workflow_runs: list[CiInfo] | None = Field(None, description="detail=full: every GitHub Actions run.")
     counts: dict[str, int] = Field(description="Checks per bucket: failed, cancelled, pending, passed.")
-    checks: list[CheckSummary] = Field(description="Checks that did not pass (every check with detail=full), "
-                                       "including external CI with its link and state.")
+    checks: list[CheckSummary] = Field(description="Checks that did not pass and are not in failed_checks "
+                                       "(cancelled, pending, missing), external CI included; detail=full: every "
+                                       "check.")
     failed_checks: list[FailedCheck]
     failures: list[Failure] = Field(description="Failing tests, one page.")
     total_failures: int = Field(description="Failing tests across all pages.")
@@ -220,6 +221,10 @@ class GetFailingTestsOutput(OutputModel):
     as_of: str = Field(description=AS_OF_DESCRIPTION)
     from_snapshot: bool = Field(description=FROM_SNAPSHOT_DESCRIPTION)
     notice: str
+
+
+def _check_key(check: Any) -> tuple[Any, ...]:
+    return (check.display_name, check.check_run_id, check.url, check.state)
 
 
 def _scope(ref: Any, detail: str, history: bool) -> dict[str, Any]:
@@ -282,6 +287,7 @@ def handle(ctx: Context, params: GetFailingTestsInput) -> GetFailingTestsOutput:
     first_run = next((a.check.run_id for a in out.analyses if a.check.run_id), None)
     ci_info = next((r for r in runs if r["run_id"] == first_run), runs[0] if runs else None)
     commands = list(dict.fromkeys(f["reproduce_command"] for f in page if f.get("reproduce_command")))
+    in_failed_checks = {_check_key(a.check) for a in out.analyses}  # concise: said once, in failed_checks
     failed_steps = {a.job_id: a.step.name for a in out.analyses if a.job_id is not None and a.step is not None}
     stale = None
     if out.new_head:
@@ -292,7 +298,8 @@ def handle(ctx: Context, params: GetFailingTestsInput) -> GetFailingTestsOutput:
         "pr": str(ref), "status": status, "head_sha": snap.head_sha, "stale_head": stale,
         "ci_info": ci_info, "workflow_runs": runs if full else None,
         "counts": report.counts(checks),
-        "checks": [report.check_view(c, full) for c in checks if full or c.bucket != "passed"],
+        "checks": [report.check_view(c, full) for c in checks
+                   if full or (c.bucket != "passed" and _check_key(c) not in in_failed_checks)],
         "failed_checks": [report.failed_check_view(a, ref, full) for a in out.analyses],
         "failures": [report.concise_failure(x, {} if full else failed_steps) for x in
                      ({k: v for k, v in f.items() if not k.startswith("_")} for f in page)],
