@@ -222,6 +222,40 @@ def stestr_argv(test_name: str) -> Argv | None:
     return ["stestr", "run", "^" + _rx(test_name) + r"(\[|$)"]
 
 
+def ctest_argv(test_name: str) -> Argv:
+    """``ctest -R '^<name>$' --output-on-failure``, run in the build directory: ``-R`` is a regular
+    expression over the test names, anchored and escaped."""
+    return ["ctest", "--output-on-failure", "-R", "^" + _rx(test_name) + "$"]
+
+
+def sbt_argv(test_name: str, suite: str | None, runners: Iterable[str] = ()) -> Argv | None:
+    """``sbt 'testOnly <suite> -- -z "<text>"'``: sbt reads the one command word itself (``-z`` selects the
+    tests whose name contains the text); a suite-level failure reruns the suite. ScalaTest's output printed by
+    Maven (its scalatest-maven-plugin) has no sbt command: None."""
+    if "maven" in set(runners) or not suite or not re.fullmatch(r"[\w$.]+", suite):
+        return None
+    selector = suite if "." in suite else "*" + suite  # a simple name: any package
+    if test_name == suite:
+        return ["sbt", f"testOnly {selector}"]
+    if re.search(r'["\\]', test_name):  # sbt's own quoting has no escape we can rely on: the suite only
+        return ["sbt", f"testOnly {selector}"]
+    return ["sbt", f'testOnly {selector} -- -z "{test_name}"']
+
+
+def kotest_argv(suite: str | None) -> Argv | None:
+    """``./gradlew test --tests <Spec>``: Gradle's filter selects Kotest specs, not tests inside them (Kotest
+    5; Kotest 6 also reads ``Spec.test`` paths, older versions do not). A Kotlin Multiplatform JVM target
+    (``Spec[jvm]``) runs as ``jvmTest``."""
+    if not suite:
+        return None
+    task = "test"
+    if suite.endswith("[jvm]"):
+        suite, task = suite[: -len("[jvm]")], "jvmTest"
+    if not re.fullmatch(r"[A-Za-z_$][\w$.]*", suite):
+        return None
+    return ["./gradlew", task, "--tests", suite]
+
+
 def reproduce_argv(runner: str, test_name: str, *, suite: str | None = None, file_path: str | None = None,
                    runners: Iterable[str] = ()) -> Argv | None:
     """The argv that reruns one failed test locally, or None when no exact command exists."""
@@ -270,6 +304,12 @@ def reproduce_argv(runner: str, test_name: str, *, suite: str | None = None, fil
         return minitest_argv(name, file_path)
     if runner == "stestr":
         return stestr_argv(name)
+    if runner == "ctest":
+        return ctest_argv(name)
+    if runner == "sbt":
+        return sbt_argv(name, suite, runners)
+    if runner == "kotest":
+        return kotest_argv(suite)
     return None
 
 

@@ -110,6 +110,8 @@ _PLAIN: dict[str, tuple[str, str | None, str | None]] = {
     "exunit": ("test b", None, "test/a_test.exs"), "tap": ("b", "node:test", "test/a.test.js"),
     "swift-testing": ("loadsConfig()", None, None), "dart": ("b", "test/a_test.dart", None),
     "minitest": ("ATest#test_b", None, "test/a_test.rb"), "stestr": ("pkg.tests.T.test_b", None, None),
+    "ctest": ("unit.vector", None, None), "sbt": ("A Cart should add an item", "shop.CartSpec", None),
+    "kotest": ("io.a.CartSpec > adds an item", "io.a.CartSpec", None),
 }
 NO_COMMAND = {"googletest", "xctest", "catch2", "cypress", "unknown"}  # no exact rerun command for these (yet)
 

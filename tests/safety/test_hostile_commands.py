@@ -83,6 +83,14 @@ def runner_logs() -> dict[str, list[str]]:
         "minitest": ["# Running:", "", "F" * len(NAMES), "", *[line for i, n in enumerate(NAMES) for line in (
             f"  {i + 1}) Failure:", f"HTest#test_{n} [test/h_test.rb:{i + 3}]:", "Expected: 1", "  Actual: 2", "")],
             f"{len(NAMES)} runs, {len(NAMES)} assertions, {len(NAMES)} failures, 0 errors, 0 skips"],
+        "ctest": ["Test project /home/runner/work/calc/calc/build", *[line for i, n in enumerate(NAMES) for line in (
+            f"    Start {i + 1}: {n}", f"{i + 1}/{len(NAMES)} Test #{i + 1}: {n} ........***Failed    0.01 sec")],
+            "", f"0% tests passed, {len(NAMES)} tests failed out of {len(NAMES)}", "", "The following tests FAILED:",
+            *[f"\t{i + 1:3d} - {n} (Failed)" for i, n in enumerate(NAMES)], "Errors while running CTest"],
+        "sbt": ["[info] HSpec:", *[line for i, n in enumerate(NAMES) for line in (
+            f"[info] - {n} *** FAILED *** (1 millisecond)", f"[info]   boom (HSpec.scala:{i + 3})")],
+            f"[info] Tests: succeeded 0, failed {len(NAMES)}, canceled 0, ignored 0, pending 0",
+            "[error] Failed tests:", "[error] \tcalc.HSpec"],
     }
 
 
@@ -139,6 +147,14 @@ def assert_selects_exactly(f: dict[str, Any], argvs: list[list[str]]) -> None:
         prog, inc, path, flag = argv
         assert (prog, inc, path) == ("ruby", "-Itest", f["file_path"]) and flag.startswith("--name=/")
         assert re.fullmatch(flag[len("--name=/"):-1], name.split("#", 1)[1]), (flag, name)
+    elif runner == "ctest":  # -R: a regex over the test names, anchored
+        prog, flag, r, pattern = argv
+        assert (prog, flag, r) == ("ctest", "--output-on-failure", "-R") and _regex_selects(pattern, name), argv
+    elif runner == "sbt":  # testOnly the suite; -z selects by the test's text, in sbt's own quotes
+        if '"' in name or "\\" in name:  # no -z sbt would read back exactly: the suite
+            assert argv == ["sbt", f"testOnly {f['suite']}"], argv
+        else:
+            assert argv == ["sbt", f'testOnly {f["suite"]} -- -z "{name}"'], argv
     else:
         raise AssertionError(f"no expectation for runner {runner}")
 

@@ -22,6 +22,7 @@ from ...errors import PrAgentError
 from ..logs import decode_pieces
 from .base import MAX_MESSAGE_CHARS, RING_SIZE, BaseParser, Context, Draft
 from .cpp_catch2 import Catch2Parser
+from .cpp_ctest import CTestParser
 from .dart_test import DartTestParser
 from .dotnet import DotnetParser
 from .exunit import ExUnitParser
@@ -32,6 +33,8 @@ from .js_playwright import PlaywrightParser
 from .js_vitest import VitestParser
 from .junit_xml import JunitXmlParser
 from .jvm import GradleParser, MavenParser
+from .jvm_kotest import KotestParser
+from .jvm_sbt import SbtParser
 from .models import RUNNERS, ParsedLog, TestFailure
 from .native import GoogleTestParser, XCTestParser
 from .nontest import NonTestDetector
@@ -71,6 +74,9 @@ PARSER_CLASSES: tuple[type[BaseParser], ...] = (
     DartTestParser,
     MinitestParser,
     StestrParser,
+    CTestParser,
+    SbtParser,
+    KotestParser,
 )
 HINTS = ("auto", *RUNNERS)
 # Lines longer than this are cut to it before anything reads them: every pattern then costs a bounded
@@ -306,6 +312,23 @@ def _drop_mocha_echo(parsers: list[BaseParser], results: dict[str, list[Draft]])
     mocha.first_seen = None
 
 
+def _drop_ctest_wrapper(parsers: list[BaseParser], results: dict[str, list[Draft]]) -> None:
+    """CTest runs test executables: where another runner's parser found the failing tests in their output
+    (GoogleTest, Catch2, …), keep that view, not CTest's one line per executable."""
+    ctest = next((p for p in parsers if p.runner == "ctest"), None)
+    if ctest is not None and results.get("ctest") and any(results[p.runner] for p in parsers if p is not ctest):
+        results["ctest"] = []
+        ctest.passed = ctest.failed = None  # it counted executables, the runner inside counted tests
+
+
+def _drop_kotest_echo(parsers: list[BaseParser], results: dict[str, list[Draft]]) -> None:
+    """Kotest's tests are Gradle's test events too: keep the Kotest view of those."""
+    kotest = next((p for p in parsers if isinstance(p, KotestParser)), None)
+    if kotest is None or not results.get("kotest") or "gradle" not in results:
+        return
+    results["gradle"] = [d for d in results["gradle"] if d.test_name not in kotest.kotest]
+
+
 def parse_log(
     lines: Iterable[str] | Iterable[bytes],
     *,
@@ -346,6 +369,8 @@ def parse_log(
         nontest.hint(f"go test: package {pkg} failed outside any test: {pkg_lines[0]}", pkg_lines)
     _drop_nextest_echo(parsers, results)
     _drop_mocha_echo(parsers, results)
+    _drop_kotest_echo(parsers, results)
+    _drop_ctest_wrapper(parsers, results)
     failures = [_to_model(d, check_name) for p in parsers for d in results[p.runner] if d.test_name.strip()]
     failed = {f.test_name for f in failures}
     flaky = [name for p in parsers if isinstance(p, PytestParser) for name in p.reruns if name not in failed]

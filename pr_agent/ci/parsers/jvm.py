@@ -68,9 +68,15 @@ class GradleParser(_JvmParser):
     runner = "gradle"
     words = (" FAILED", "tests completed")
 
+    def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(ctx)
+        self.heads: dict[str, str] = {}  # key -> the event's own "Class > test" text
+        self.kotest: set[str] = set()  # keys whose detail shows Kotest (``jvm_kotest``)
+
     def feed(self, line: str) -> None:
         if self.key is not None:
-            if line.startswith((" ", "\t")) and line.strip() and len(self.lines) < 80:
+            # the detail is indented, its blank lines too (an empty line ends it)
+            if line.startswith((" ", "\t")) and len(self.lines) < 80:
                 self.lines.append(line)
                 return
             self._close()
@@ -84,6 +90,7 @@ class GradleParser(_JvmParser):
             method = rest[0][: rest[0].index("(")] if rest[0].endswith(")") and "(" in rest[0] else rest[0]
             name = f"{cls}.{method}" + ("".join(f" > {p}" for p in rest[1:]) if len(rest) > 1 else "")
             self.key, self.cls, self.method, self.lines = name, cls, method, []
+            self.heads.setdefault(name, head)
             self.add(name, name, suite=cls)
             self.capture()
             return
@@ -103,6 +110,8 @@ class GradleParser(_JvmParser):
         d = self.drafts.get(key) if key else None
         if d is None or not lines:
             return
+        if key and any("io.kotest." in s for s in lines):
+            self.kotest.add(key)
         exc, _, where = lines[0].strip().rpartition(" at ")
         loc = split_location(where) if exc and " " not in exc else None
         if loc is not None and _JVM_FILE_RE.fullmatch(loc[0]):
@@ -110,7 +119,8 @@ class GradleParser(_JvmParser):
             d.file_path, d.line_number = loc[0], loc[1]
             return
         d.message = d.message or trim_message(exception_message(lines)) or None
-        path, line = pick_frame(lines, self.cls, self.method if self.method and " " not in self.method else None)
+        cls = self.cls[: self.cls.index("[")] if self.cls.endswith("]") and "[" in self.cls else self.cls  # KMP: X[jvm]
+        path, line = pick_frame(lines, cls, self.method if self.method and " " not in self.method else None)
         if path:
             d.file_path, d.line_number = path, line
 

@@ -32,6 +32,9 @@ Runner = Literal[
     "minitest",
     "cypress",
     "stestr",
+    "ctest",
+    "sbt",
+    "kotest",
 ]
 RUNNERS: tuple[str, ...] = Runner.__args__  # type: ignore[attr-defined]
 Confidence = Literal["high", "medium", "low"]
@@ -51,7 +54,8 @@ class TestFailure(BaseModel):
                            "'Suite › test', vitest 'Suite > test', cargo module::test, JUnit Class.method, "
                            "GoogleTest Suite.Test, XCTest -[Module.Class test], Playwright "
                            "'[project] › file:line:col › title', ExUnit 'test name', Catch2 test case name, "
-                           "TAP name after 'not ok N - ', …")
+                           "TAP name after 'not ok N - ', CTest test name, ScalaTest test text after '- ', Kotest "
+                           "'Spec > test' as Gradle prints it, …")
     error_message: str = Field(description="The assertion or exception, trimmed; never empty.")
     file_path: str | None = Field(default=None, description="Repository-relative when the log allows.")
     line_number: int | None = None

@@ -53,7 +53,12 @@ def test_real_corpus_is_large_and_varied() -> None:
     for case, d in data.items():  # a log filed under a runner shows that runner's own output
         runner = case.split("/", 1)[0]
         if runner != "nontest" and d["failures"]:
-            assert {f["runner"] for f in d["failures"]} == {runner}, case
+            got = {f["runner"] for f in d["failures"]}
+            # a Gradle task runs Kotest specs beside JUnit/kotlin.test classes: those stay Gradle's
+            assert runner in got and got <= {runner, *BESIDE.get(runner, ())}, case
+
+
+BESIDE = {"kotest": ("gradle",)}
 
 
 def test_real_logs_are_listed_in_the_readme() -> None:
