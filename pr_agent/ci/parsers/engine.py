@@ -143,8 +143,11 @@ class _Feeder:
                 if p is not maven:
                     p.feed(s)
             return
-        c = s.lstrip()[:1]
-        todo = self.by_char.get("0" if c.isdigit() else c, ())
+        if s[:3] == "##[":  # an Actions command (a step's group, an annotation): no parser starts from its
+            todo: tuple[BaseParser, ...] = ()  # first character (TAP's "#" lines are "# pass N"/"# fail N")
+        else:
+            c = s.lstrip()[:1]
+            todo = self.by_char.get("0" if c.isdigit() else c, ())
         if capturing or self.more(s):
             more = [p for w, p in self.words if w in s] + [p for p, a in self.busy if getattr(p, a) is not None]
             todo = tuple(dict.fromkeys((*capturing, *todo, *more)))
