@@ -42,6 +42,7 @@ _SUITE_RE = re.compile(r"[\w$.]+:")
 _CLASS_RE = re.compile(r"[\w$.]+")
 _SCALATEST_COUNTS_RE = re.compile(r"Tests: succeeded (\d+), failed (\d+)")
 _SBT_COUNTS_RE = re.compile(r"(?:Failed|Passed): Total (\d+), Failed (\d+), Errors (\d+), Passed (\d+)")
+_RING_CHARS = 512
 _VERBS = ("should ", "must ", "can ", "when ", "which ", "that ")
 _LOGGED_RE = re.compile(r"^[\d\[(]|\b(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)\b")
 _ABORTED_SUITE = "Exception encountered when attempting to run a suite with class name: "
@@ -138,7 +139,7 @@ class SbtParser(BaseParser):
         level = indent
         below = body(ring[-1])[0] if ring else ""  # the line under the one being read
         for raw in reversed(ring[:-1]):
-            text, _ = body(raw)
+            text, _ = body(raw[:_RING_CHARS])  # headers and scopes are short: a bounded look at each line
             t = text.strip()
             here = len(text) - len(text.lstrip())
             if here == 0 and _SUITE_RE.fullmatch(t):
