@@ -27,7 +27,8 @@ import re
 from .base import MAX_BLOCK_LINES, MAX_MESSAGE_LINES, BaseParser, trim_message
 
 _SUMMARY_RE = re.compile(r"(?<!\d)(\d+)% tests passed, (\d+) tests? failed out of (\d+)")
-_LISTED_RE = re.compile(r"(\d+) - (\S.*) \(([^()]*)\)$")
+# "  16 - name (Failed)", and CTest 3.x's labels after it: "1333 - name (Failed)      pr-fast"
+_LISTED_RE = re.compile(r"(\d+) - (\S.*) \(([^()]*)\)(?:\s+[^()\s][^()]*)?$")
 _STATUS_OK = ("Passed", "Skipped", "Not Run (Disabled)")
 
 
