@@ -3,6 +3,10 @@ parser (``hint=``), and only the parsers of the fixture's own runners find failu
 
 The one declared overlap: nextest replays libtest's own output inside its sections, so the cargo parser
 alone finds those tests in a nextest log; ``parse_log`` keeps the nextest view (``_drop_nextest_echo``).
+CTest prints the output of the executables it runs: a fixture of GoogleTest or Catch2 under CTest detects
+both runners (``parse_log`` keeps the inner runner's view, ``_drop_ctest_wrapper``), and a Gradle task runs
+Kotest specs beside JUnit classes (each failure is one parser's: ``_drop_kotest_echo``;
+tests/unit/ci/test_jvm_cpp_runners.py).
 Beside the fixtures, Playwright's list reporter is read by its own parser (never vitest's), Cypress's spec
 reporter (mocha's) is read as Cypress's (with mocha's own id), and XCTest's
 ``file.swift:N: error:`` assertion lines are failed tests, not a compile error."""
