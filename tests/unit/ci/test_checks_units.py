@@ -60,6 +60,13 @@ HOSTILE = ["$(touch /tmp/pwned)", "a'b\"c", "`id`", "x; rm -rf ~", "-rf", "sp ac
      ["stestr", "run", r"^myproj\.tests\.unit\.test_db\.DBTest\.test_migrate(\[|$)"]),
     ("tap", "rejects a bad port (8080)", {"suite": "node:test", "file_path": "test/config.test.mjs"},
      ["node", "--test", r"--test-name-pattern=(?:^| )rejects a bad port \(8080\)$", "test/config.test.mjs"]),
+    ("ctest", "unit.vector (x2)", {}, ["ctest", "--output-on-failure", "-R", r"^unit\.vector \(x2\)$"]),
+    ("sbt", "A Cart should add an item", {"suite": "shop.CartSpec"},
+     ["sbt", 'testOnly shop.CartSpec -- -z "A Cart should add an item"']),
+    ("sbt", "[SPARK-3353] parent stage", {"suite": "DAGSchedulerSuite"},
+     ["sbt", 'testOnly *DAGSchedulerSuite -- -z "[SPARK-3353] parent stage"']),
+    ("kotest", "io.a.CartSpec > adds (one)", {"suite": "io.a.CartSpec"},
+     ["./gradlew", "test", "--tests", "io.a.CartSpec"]),
 ])
 def test_reproduction_commands(runner: str, name: str, kw: dict, want: list[str]) -> None:
     cmd = reproduce_command(runner, name, **kw)
@@ -68,14 +75,15 @@ def test_reproduction_commands(runner: str, name: str, kw: dict, want: list[str]
 
 @pytest.mark.parametrize("runner", ["pytest", "go", "jest", "vitest", "mocha", "unittest", "cargo", "nextest",
                                     "rspec", "phpunit", "dotnet", "gradle", "maven", "playwright", "exunit", "tap",
-                                    "dart", "minitest"])
+                                    "dart", "minitest", "ctest", "sbt", "kotest"])
 @pytest.mark.parametrize("evil", HOSTILE)
 def test_untrusted_names_stay_one_inert_argument(runner: str, evil: str) -> None:
     def command(word: str) -> str | None:
         name = {"pytest": f"tests/t.py::test_{word}", "go": f"Test{word}", "exunit": f"test {word}",
                 "minitest": f"T#test_{word}",
                 "playwright": f"[chromium] › tests/t.spec.ts:3:5 › {word}"}.get(runner, word)
-        suite = {"tap": "node:test", "dart": "test/t_test.dart"}.get(runner)
+        suite = {"tap": "node:test", "dart": "test/t_test.dart", "sbt": "shop.TSpec",
+                 "kotest": "io.a.TSpec"}.get(runner)
         path = "test/t_test.rb" if runner == "minitest" else "tests/t.py"
         return reproduce_command(runner, name, suite=suite, file_path=path)
 
