@@ -9,6 +9,7 @@ from .base import BaseParser, Draft, split_location, trim_message
 _JVM_FILE = r"([\w$.-]+\.(?:java|kt|scala|groovy))"
 _JAVA_FRAME_RE = re.compile(r"\s*at (?:[\w.$/-]+//)?([^()]+)\.([^.()]+)\(" + _JVM_FILE + r":(\d+)\)")
 _JVM_FILE_RE = re.compile(_JVM_FILE)
+_JUNIT5_METHOD_RE = re.compile(r"[\w$]+\([\w$.,\[\] ]*\)(?:\[\w+\])?")  # removes(), parses(String)[jvm]
 _GRADLE_COUNT_RE = re.compile(r"(?<!\d)(\d+) tests? completed, (\d+) failed")
 _MVN_OLD_NAME_RE = re.compile(r"([\w$]+)\(([\w.$]+)\)$")
 _MVN_TOTAL_RE = re.compile(r"Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)\s*$")
@@ -110,8 +111,8 @@ class GradleParser(_JvmParser):
         d = self.drafts.get(key) if key else None
         if d is None or not lines:
             return
-        if key and any("io.kotest." in s for s in lines):
-            self.kotest.add(key)
+        if key and any("io.kotest." in s for s in lines) and not self._junit_method(key, lines):
+            self.kotest.add(key)  # a Kotest spec's test (Kotest's assertions in a JUnit method stay Gradle's)
         exc, _, where = lines[0].strip().rpartition(" at ")
         loc = split_location(where) if exc and " " not in exc else None
         if loc is not None and _JVM_FILE_RE.fullmatch(loc[0]):
@@ -123,6 +124,21 @@ class GradleParser(_JvmParser):
         path, line = pick_frame(lines, cls, self.method if self.method and " " not in self.method else None)
         if path:
             d.file_path, d.line_number = path, line
+
+
+    def _junit_method(self, key: str, lines: list[str]) -> bool:
+        """Whether the failed test is a JVM method (a JUnit or kotlin.test test, maybe using Kotest's
+        assertions): Gradle prints it as ``name()`` (JUnit 5), or a frame of the class names the method."""
+        head = self.heads.get(key, "")
+        test = head.split(" > ", 1)[1] if " > " in head else ""
+        if _JUNIT5_METHOD_RE.fullmatch(test):
+            return True
+        simple = self.cls.rsplit(".", 1)[-1].split("[", 1)[0]
+        for s in lines:
+            m = _JAVA_FRAME_RE.match(s)
+            if m and m.group(2) == test and m.group(1).rsplit(".", 1)[-1] == simple:
+                return True
+        return False
 
 
 class MavenParser(_JvmParser):

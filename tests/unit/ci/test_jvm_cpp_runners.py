@@ -187,3 +187,17 @@ def test_xctest_counts_are_the_largest_suite_total() -> None:
                     "Test Case '-[A.B testOne]' failed (0.1 seconds).\n"
                     "Test Case '-[A.C testTwo]' failed (0.1 seconds).\n")
     assert (parsed.passed_count, parsed.failed_count) == (44, 2)
+
+
+def test_kotests_assertions_in_a_junit_method_stay_gradles() -> None:
+    # kotest-assertions-core is used from plain JUnit tests too: the method (its `()`, or its own frame) says so
+    parsed = _parse("io.acme.LegacyTest > removes() FAILED\n"
+                    "    io.kotest.assertions.AssertionFailedError: expected:<0> but was:<1>\n"
+                    "        at app//io.acme.LegacyTest.removes(LegacyTest.kt:19)\n\n"
+                    "io.acme.OldTest > testTotal FAILED\n"
+                    "    io.kotest.assertions.AssertionFailedError: expected:<2> but was:<3>\n"
+                    "        at app//io.kotest.assertions.ErrorsKt.failure(Errors.kt:12)\n"
+                    "        at app//io.acme.OldTest.testTotal(OldTest.kt:31)\n\n"
+                    "2 tests completed, 2 failed\n")
+    assert [(f.runner, f.test_name, f.line_number) for f in parsed.failures] == [
+        ("gradle", "io.acme.LegacyTest.removes", 19), ("gradle", "io.acme.OldTest.testTotal", 31)]
