@@ -8,8 +8,8 @@ whose detail shows Kotest is Kotest's, unless the test is a JVM method — Gradl
 ``removes()``, or a frame of the class names the method — since Kotest's assertions are used from JUnit
 tests too; the others stay Gradle's (a JUnit or kotlin.test test in the same task). The id is Gradle's
 event text, verbatim (Kotest test names are free text: spaces, colons, parentheses); the spec class is the
-suite, and the location is the spec's own frame (``CartSpec$1$3.invokeSuspend(CartSpec.kt:14)``). ``parse_log`` keeps the Kotest view of those tests
-(``engine._drop_kotest_echo``).
+suite, and the location is the spec's own frame (``CartSpec$1$3.invokeSuspend(CartSpec.kt:14)``).
+``parse_log`` keeps the Kotest view of those tests (``engine._drop_kotest_echo``).
 """
 
 from __future__ import annotations
