@@ -21,8 +21,6 @@ KNOWN_CYCLES: list[frozenset[str]] = [
     frozenset({"pr_agent.prefs", "pr_agent.registry", "pr_agent.tools", "pr_agent.tools.checks",
                "pr_agent.tools.comments", "pr_agent.tools.comments_budget", "pr_agent.tools.conflicts",
                "pr_agent.tools.ready", "pr_agent.tools.rebase", "pr_agent.tools.resolve", "pr_agent.tools.stack"}),
-    # strategy reads the Analysis that analysis builds by calling strategy
-    frozenset({"pr_agent.stack.analysis", "pr_agent.stack.strategy"}),
 ]
 
 
