@@ -9,6 +9,8 @@ from .base import BaseParser, Draft, split_location, trim_message
 _JVM_FILE = r"([\w$.-]+\.(?:java|kt|scala|groovy))"
 _JAVA_FRAME_RE = re.compile(r"\s*at (?:[\w.$/-]+//)?([^()]+)\.([^.()]+)\(" + _JVM_FILE + r":(\d+)\)")
 _JVM_FILE_RE = re.compile(_JVM_FILE)
+_KMP_CLASS_RE = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+_EXCEPTION_RE = re.compile(r"[A-Za-z_$][\w$.]*(?:Error|Exception|Throwable)\b")
 _JUNIT5_METHOD_RE = re.compile(r"[\w$]+\([\w$.,\[\] ]*\)(?:\[\w+\])?")  # removes(), parses(String)[jvm]
 _GRADLE_COUNT_RE = re.compile(r"(?<!\d)(\d+) tests? completed, (\d+) failed")
 _MVN_OLD_NAME_RE = re.compile(r"([\w$]+)\(([\w.$]+)\)$")
@@ -73,6 +75,7 @@ class GradleParser(_JvmParser):
         super().__init__(ctx)
         self.heads: dict[str, str] = {}  # key -> the event's own "Class > test" text
         self.kotest: set[str] = set()  # keys whose detail shows Kotest (``jvm_kotest``)
+        self.native = False  # the event being read is a Kotlin/Native or JS one ("Class.test FAILED")
 
     def feed(self, line: str) -> None:
         if self.key is not None:
@@ -95,6 +98,14 @@ class GradleParser(_JvmParser):
             self.add(name, name, suite=cls)
             self.capture()
             return
+        if s.endswith(" FAILED") and not s.startswith(">"):  # Kotlin/Native and JS targets: "Class.test FAILED"
+            head = s[: -len(" FAILED")].strip()
+            cls, dot, _ = head.split(" ", 1)[0].rpartition(".")
+            if dot and _KMP_CLASS_RE.fullmatch(cls) and len(head) > len(cls) + 1:
+                self.key, self.cls, self.method, self.lines = head, cls, head[len(cls) + 1 :], []
+                self.native = True  # a test only if an exception follows (``_close``)
+                self.capture()
+            return
         if "tests completed" in s:
             m = _GRADLE_COUNT_RE.search(s)
             if m:
@@ -108,6 +119,12 @@ class GradleParser(_JvmParser):
         key, lines = self.key, self.lines
         self.key, self.lines = None, []
         self.release()
+        if self.native:
+            self.native = False
+            if not key or not lines or not _EXCEPTION_RE.match(lines[0].strip()):
+                return  # "X.y FAILED" without an exception under it: not a Gradle test event
+            self.heads.setdefault(key, key)
+            self.add(key, key, suite=self.cls)
         d = self.drafts.get(key) if key else None
         if d is None or not lines:
             return
@@ -130,7 +147,7 @@ class GradleParser(_JvmParser):
         """Whether the failed test is a JVM method (a JUnit or kotlin.test test, maybe using Kotest's
         assertions): Gradle prints it as ``name()`` (JUnit 5), or a frame of the class names the method."""
         head = self.heads.get(key, "")
-        test = head.split(" > ", 1)[1] if " > " in head else ""
+        test = head.split(" > ", 1)[1] if " > " in head else (self.method or "")
         if _JUNIT5_METHOD_RE.fullmatch(test):
             return True
         simple = self.cls.rsplit(".", 1)[-1].split("[", 1)[0]

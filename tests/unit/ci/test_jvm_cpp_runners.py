@@ -201,3 +201,15 @@ def test_kotests_assertions_in_a_junit_method_stay_gradles() -> None:
                     "2 tests completed, 2 failed\n")
     assert [(f.runner, f.test_name, f.line_number) for f in parsed.failures] == [
         ("gradle", "io.acme.LegacyTest.removes", 19), ("gradle", "io.acme.OldTest.testTotal", 31)]
+
+
+def test_kotlin_native_and_js_events_need_an_exception_under_them() -> None:
+    parsed = _parse("T.t FAILED\n"
+                    "    AssertionError at /var/folders/5r/T/_karma_webpack_5638/commons.js:84\n\n"
+                    "io.acme.CartSpec.adds an item FAILED\n"
+                    "    io.kotest.assertions.AssertionFailedError at /opt/buildAgent/work/1/kotlin/Throwable.kt:24\n\n"
+                    "setup.sh FAILED\n\nBUILD FAILED\nbuild.gradle FAILED\n  see the log\n\n"
+                    "2 tests completed, 2 failed\n")
+    assert [(f.runner, f.test_name, f.suite, f.file_path) for f in parsed.failures] == [
+        ("gradle", "T.t", "T", None),  # the runtime's location is not the test's
+        ("kotest", "io.acme.CartSpec.adds an item", "io.acme.CartSpec", None)]
