@@ -32,6 +32,8 @@ MAX_TEXT = 16_384
 MAX_FAILURES = 2000
 _NAME_HINT = re.compile(r"junit|xunit|nunit|surefire|failsafe|test|report|result|ctrf|\.trx$", re.I)
 _PY_LOC = re.compile(r"([\w./\\-]+\.py):(\d+)")
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+_JS_LOC = re.compile(r"\bat (?:[^\n(]*\()?((?![a-zA-Z]:|/)[\w.@/-]+\.(?:[cm]?[jt]sx?)):(\d+):\d+")
 _E_LINE = re.compile(r"^\s*E\s+(\S.*)$")
 _FRAME = re.compile(r"^\s+at\s|^\s*at [\w$.<]")
 
@@ -63,13 +65,24 @@ def looks_like_report(path: str) -> bool:
 
 def _failure(name: str, message: str | None, details: str | None, *, runner: str | None, suite: str | None = None,
              file_path: str | None = None, line: int | None = None) -> dict[str, Any]:
-    text = _pytest_errors(f"{details or ''}\n{message or ''}") or (
+    message, details = _ANSI.sub("", message or ""), _ANSI.sub("", details or "")
+    if message.strip().lower() in ("failed", "failure", "error") and details.strip():
+        message = ""  # go-junit-report's message="Failed": the output says what failed
+    text = _pytest_errors(f"{details}\n{message}") or (
         _summary(message) if message and message.strip() else _summary(details or ""))
     if file_path is None:  # the test's own frame from a Python traceback (`tests/test_x.py:14: AssertionError`)
-        locs = _PY_LOC.findall(details or "")
+        locs = _PY_LOC.findall(details)
         tests = [loc for loc in locs if "test" in loc[0].rsplit("/", 1)[-1]]
         if tests:
             file_path, line = rel_path(tests[-1][0]), int(tests[-1][1])
+    if file_path is None:  # a JS stack frame in the repository (`at tests/auth.spec.ts:45:10`)
+        js = next((m for m in _JS_LOC.finditer(details) if "node_modules" not in m.group(1)), None)
+        if js:
+            file_path, line = js.group(1), int(js.group(2))
+    elif line is None:  # the test file's own frame in the stack (`…\__tests__\main.test.js:10:21`)
+        base = re.escape(rel_path(file_path).rsplit("/", 1)[-1])
+        at = re.search(rf"(?:^|[\\/(\s]){base}:(\d+)", details)
+        line = int(at.group(1)) if at else None
     return {"test_name": name[:300], "error_message": trim_message(text or "failed (no message in the report)"),
             "file_path": rel_path(file_path) if file_path else None, "line_number": line, "runner": runner,
             "suite": suite, "confidence": "high", "source": "artifact"}
@@ -158,7 +171,7 @@ class _Xml:
 
 
 _JS_FILE = re.compile(r"\.(?:[cm]?[jt]sx?)$")
-_GO_TEST = re.compile(r"(?:Test|Example|Benchmark|Fuzz)\w*")
+_GO_TEST = re.compile(r"(?:Test|Example|Benchmark|Fuzz)\S*")
 _GO_PKG = re.compile(r"[\w.-]+\.[a-z]{2,}/\S+|[\w.-]+/[\w./-]+")
 _PARAMS = re.compile(r"\((?:[^()]|\([^()]*\))*\)$")
 _TRX_FAILED = ("Failed", "Error", "Timeout", "Aborted")
@@ -306,30 +319,31 @@ class _Reader(_Xml):
 
     def _record(self, r: Report, full: str, runner: str | None, suite: str | None, file: str | None,
                 line: int | None) -> None:
+        """Count one test. A test listed again after it failed and passing then is a retry that passed
+        (Gradle's test-retry plugin writes every attempt): flaky. Not with Surefire, whose reruns are
+        ``flakyFailure``/``rerunFailure`` elements and whose repeated names are TestNG data-provider rows; and
+        a failure after a pass stays a failure (a later row or attempt failed)."""
         full = full[:300]
         before = self.seen.get(full)
         if self.state == "failed":
             p = self.pending or {}
-            if before == "passed":  # listed once per attempt: failed, then passed
-                r.flaky.append(full)
-                r.passed -= 1
-                self.seen[full] = "flaky"
-            elif before is None and len(r.failures) < MAX_FAILURES:
-                r.failures.append(_failure(full, p.get("message") or p.get("type"), p.get("details"), runner=runner,
+            if before != "failed" and len(r.failures) < MAX_FAILURES:
+                r.failures.append(_failure(full, p.get("message"), p.get("details") or p.get("type"), runner=runner,
                                            suite=suite, file_path=file, line=line))
-                self.seen[full] = "failed"
+                if full in r.flaky:
+                    r.flaky.remove(full)
+            self.seen[full] = "failed"
         elif self.state == "skipped":
             r.skipped += 1
         elif self.case_flaky:
             r.flaky.append(full)
-            self.seen[full] = "flaky"
-        elif before == "failed":  # failed, then passed on a later attempt
+        elif before == "failed" and runner != "maven":
             r.failures = [f for f in r.failures if f["test_name"] != full]
             r.flaky.append(full)
             self.seen[full] = "flaky"
-        elif before is None:
+        else:
             r.passed += 1
-            self.seen[full] = "passed"
+            self.seen.setdefault(full, "passed")
         self.pending, self.state = None, ""
 
     def _trx_done(self, r: Report) -> None:

@@ -36,7 +36,7 @@ def test_ctrf_trx_xunit_and_surefire_flaky() -> None:
     ctrf = report("jest_ctrf.json")
     assert ctrf.kind == "ctrf" and ctrf.tool == "jest" and ctrf.flaky == ["Cart adds an item"]
     assert [(f["test_name"], f["file_path"], f["line_number"], f["runner"]) for f in ctrf.failures] == [
-        ("Button renders the label passed as children", "src/components/Button.test.tsx", None, "jest"),
+        ("Button renders the label passed as children", "src/components/Button.test.tsx", 12, "jest"),  # from the trace
         ("Cart shows the empty state", "src/components/Cart.test.tsx", 27, "jest")]
     trx = report("dotnet.trx")
     assert trx.kind == "trx" and trx.passed == 1
