@@ -231,9 +231,10 @@ def merge(a: Analysis, artifact: str, found: Iterable[dict[str, Any]], flaky: It
         a.non_test = None  # the report says which tests failed: not an unexplained failure any more
 
 
-def apply_reports(ctx: Context, ref: PRRef, analyses: list[Analysis], checks: list[Check]) -> int:
-    """Read the report artifacts of the runs with a failed Actions job and merge them into ``analyses``.
-    Returns the number of requests made."""
+def apply_reports(ctx: Context, ref: PRRef, analyses: list[Analysis], checks: list[Check], pre: Any = None) -> int:
+    """Read the report artifacts of the runs with a failed Actions job and merge them into ``analyses``
+    (``pre``, a :class:`pr_agent.ci.prefetch.Prefetch`: the runs whose reads it already started). Returns the
+    number of requests made."""
     by_run: dict[int, list[Analysis]] = {}
     for a in analyses:
         if a.is_actions and a.check.run_id is not None and a.check.bucket == "failed":
@@ -242,7 +243,11 @@ def apply_reports(ctx: Context, ref: PRRef, analyses: list[Analysis], checks: li
     for run_id in list(by_run)[MAX_RUNS:]:
         for a in by_run[run_id]:
             a.note = _join(a.note, f"test-report artifacts not read (at most {MAX_RUNS} workflow runs)")
-    results = ctx.gh.map(lambda r: _safe_reports(ctx, ref, r), runs, max_workers=4)
+    def one(run_id: int) -> RunReports:
+        got = pre.reports(run_id) if pre is not None else None
+        return got if got is not None else safe_reports(ctx, ref, run_id)
+
+    results = ctx.gh.map(one, runs, max_workers=4)
     requests = 0
     for run_id, got in zip(runs, results, strict=True):
         requests += got.requests
@@ -262,7 +267,7 @@ def apply_reports(ctx: Context, ref: PRRef, analyses: list[Analysis], checks: li
     return requests
 
 
-def _safe_reports(ctx: Context, ref: PRRef, run_id: int) -> RunReports:
+def safe_reports(ctx: Context, ref: PRRef, run_id: int) -> RunReports:
     """:func:`fetch_run_reports`, with GitHub's failures (after the gateway's retries) as a note: the reports
     are extra, the log's findings still stand."""
     try:

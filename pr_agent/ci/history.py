@@ -19,6 +19,7 @@ tests. So a PR whose failed jobs sit in one run of one workflow costs 3 requests
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,19 +34,19 @@ from pr_agent.refs import PRRef
 MAX_RUNS = 4
 MAX_ATTEMPTS = 2
 MAX_BASE_LOGS = 4
-_FAILED = ("failure", "timed_out", "startup_failure")
+FAILED = ("failure", "timed_out", "startup_failure")
 _NOT_BASE_EVENTS = ("pull_request", "pull_request_target")
 
 
 @dataclass
-class _Run:
+class Run:
     run_id: int
     info: dict[str, Any] | None = None
     passed_before: dict[str, int] = field(default_factory=dict)  # job name -> attempt it passed in
 
 
 @dataclass
-class _Base:
+class Base:
     run: dict[str, Any] | None = None
     jobs: dict[str, dict[str, Any]] = field(default_factory=dict)
     why: str = ""
@@ -65,8 +66,12 @@ def _jobs(data: Any) -> list[dict[str, Any]]:
     return [j for j in (data or {}).get("jobs") or [] if isinstance(j, dict)] if isinstance(data, dict) else []
 
 
-def _read_run(ctx: Context, ref: PRRef, run_id: int) -> _Run:
-    run = _Run(run_id, _get(ctx, ref, f"actions/runs/{run_id}"))
+def read_run(ctx: Context, ref: PRRef, run_id: int, on_info: Callable[[Run], None] | None = None) -> Run:
+    """The run and the jobs that passed in its earlier attempts; ``on_info(run)`` as soon as the run itself is
+    read (its workflow's base-branch reads need nothing more)."""
+    run = Run(run_id, _get(ctx, ref, f"actions/runs/{run_id}"))
+    if on_info is not None:
+        on_info(run)
     attempt = (run.info or {}).get("run_attempt")
     if isinstance(attempt, int) and attempt > 1:
         for n in range(attempt - 1, max(0, attempt - 1 - MAX_ATTEMPTS), -1):
@@ -76,19 +81,19 @@ def _read_run(ctx: Context, ref: PRRef, run_id: int) -> _Run:
     return run
 
 
-def _read_base(ctx: Context, ref: PRRef, workflow_id: int, base: str, head_sha: str) -> _Base:
+def read_base(ctx: Context, ref: PRRef, workflow_id: int, base: str, head_sha: str) -> Base:
     runs = _get(ctx, ref, f"actions/workflows/{workflow_id}/runs",
                 {"branch": base, "status": "completed", "per_page": 10, "exclude_pull_requests": "true"})
     items = [r for r in (runs or {}).get("workflow_runs") or [] if isinstance(r, dict)]
     found = next((r for r in items if r.get("event") not in _NOT_BASE_EVENTS and r.get("head_sha") != head_sha),
                  None)
     if found is None:
-        return _Base(why=f"no completed run of this workflow on {base}")
+        return Base(why=f"no completed run of this workflow on {base}")
     jobs = _jobs(_get(ctx, ref, f"actions/runs/{int(found['id'])}/jobs", {"per_page": 100}))
-    return _Base(found, {str(j.get("name")): j for j in jobs})
+    return Base(found, {str(j.get("name")): j for j in jobs})
 
 
-def _base_failures(ctx: Context, ref: PRRef, job_id: int) -> list[str] | None:
+def base_failures(ctx: Context, ref: PRRef, job_id: int) -> list[str] | None:
     """The failing test names in a base job's log (None: not readable)."""
     try:
         raw = download_log(ctx, ref, job_id)
@@ -120,8 +125,8 @@ def _when(run: dict[str, Any]) -> str:
 class Gathered:
     """What GitHub said about the failed checks' runs, their earlier attempts and the base branch."""
 
-    runs: dict[int, _Run] = field(default_factory=dict)
-    bases: dict[int, _Base] = field(default_factory=dict)
+    runs: dict[int, Run] = field(default_factory=dict)
+    bases: dict[int, Base] = field(default_factory=dict)
     base_logs: dict[int, list[str] | None] = field(default_factory=dict)  # base job id -> failing tests
     base: str = ""
     error: str | None = None  # the error code that stopped the reads (then every verdict is unknown)
@@ -131,26 +136,47 @@ def _failed(analyses: list[Analysis]) -> list[Analysis]:
     return [a for a in analyses if a.is_actions and a.check.run_id is not None and a.check.bucket == "failed"]
 
 
-def gather(ctx: Context, ref: PRRef, analyses: list[Analysis], base: str, head_sha: str) -> Gathered:
+def gather(ctx: Context, ref: PRRef, analyses: list[Analysis], base: str, head_sha: str,
+           pre: Any = None) -> Gathered:
     """The reads behind the verdicts (see the module doc for their bound); needs only the failed checks, so it
-    runs while the test reports are read."""
+    runs while the test reports are read. ``pre`` (a :class:`pr_agent.ci.prefetch.Prefetch`): the reads it
+    already started, each used instead of asking again."""
     failed = _failed(analyses)
     run_ids = list(dict.fromkeys(a.check.run_id for a in failed if a.check.run_id is not None))[:MAX_RUNS]
     g = Gathered(base=base)
-    g.runs = {r.run_id: r for r in ctx.gh.map(lambda i: _read_run(ctx, ref, i), run_ids, max_workers=4)}
+
+    def run(i: int) -> Run:
+        got = pre.run(i) if pre is not None else None
+        return got if got is not None else read_run(ctx, ref, i)
+
+    g.runs = {r.run_id: r for r in ctx.gh.map(run, run_ids, max_workers=4)}
     workflows = list(dict.fromkeys(w for r in g.runs.values()
                                    if isinstance(w := (r.info or {}).get("workflow_id"), int)))
-    g.bases = dict(zip(workflows, ctx.gh.map(lambda w: _read_base(ctx, ref, w, base, head_sha), workflows,
-                                             max_workers=4), strict=True))
+
+    def base_of(w: int) -> Base:
+        got = pre.base_of(w) if pre is not None else None
+        return got if got is not None else read_base(ctx, ref, w, base, head_sha)
+
+    g.bases = dict(zip(workflows, ctx.gh.map(base_of, workflows, max_workers=4), strict=True))
     wanted: list[int] = []
     for a in failed:
         job = _base_job(g, a)
-        if job and job.get("conclusion") in _FAILED and isinstance(job.get("id"), int) and job["id"] not in wanted:
+        if job and job.get("conclusion") in FAILED and isinstance(job.get("id"), int) and job["id"] not in wanted:
             wanted.append(int(job["id"]))
+    if pre is not None:  # the ones already read first: the bound counts requests, whichever were asked
+        wanted = [j for j in pre.prefetched_logs() if j in wanted] + [j for j in wanted
+                                                                     if j not in pre.prefetched_logs()]
     wanted = wanted[:MAX_BASE_LOGS]
-    g.base_logs = dict(zip(wanted, ctx.gh.map(lambda j: _base_failures(ctx, ref, j), wanted, max_workers=4),
-                           strict=True))
+
+    def log(j: int) -> list[str] | None:
+        got = pre.base_log(j) if pre is not None else MISSING
+        return base_failures(ctx, ref, j) if got is MISSING else got  # type: ignore[no-any-return]
+
+    g.base_logs = dict(zip(wanted, ctx.gh.map(log, wanted, max_workers=4), strict=True))
     return g
+
+
+MISSING = object()
 
 
 def _base_job(g: Gathered, a: Analysis) -> dict[str, Any] | None:
@@ -183,7 +209,7 @@ def assign(analyses: list[Analysis], g: Gathered) -> None:
             why = (b.why if b and b.why else f"the latest completed run of this workflow on {base} has no job "
                    f"named {a.check.name!r}" if b else "GitHub did not show this workflow run's workflow")
             a.history = _verdict("unknown", why, base_run)
-        elif job.get("conclusion") in _FAILED:
+        elif job.get("conclusion") in FAILED:
             a.history = _verdict("failing_on_base", f"failed on {base} too, in run {base_run.get('id')} "
                                  f"({_when(base_run)})", base_run)
         elif job.get("conclusion") == "success":

@@ -113,3 +113,22 @@ def test_reports_in_artifacts_come_first_and_merge_with_the_logs(agent) -> None:
     assert "the test-report artifacts of run 9001 could not be read (" in unit["note"]
     assert unit["history"] == {"verdict": "unknown", "reason": "history could not be read (server_error)"}
     assert [f["source"] for f in again["failures"] if f["check_name"] == "CI / unit"] == ["log"]
+
+
+def test_history_and_report_reads_start_with_the_logs_not_after_the_look(agent) -> None:
+    """The critical path: a failed run's history chain (run → base runs → base jobs → base log) and its
+    artifact list start when the rollup page names the run, next to the jobs' own logs (each 302 + blob),
+    not after them; the request count stays what the unhurried order asks."""
+    a = agent(history_world(), latency_ms=1000)
+    out = run_json(a)
+    assert {f["history"]["verdict"] for f in out["failures"]} == {"new_in_this_pr", "failing_on_base", "flaky",
+                                                                  "unknown"}
+    first_log = min(r.started for r in a.hub.requests if r.path.endswith("/logs") and "/jobs/80" in r.path
+                    and "/jobs/8011/" not in r.path)
+    early = [p for p in ("/repos/acme/widgets/actions/runs/9001", "/repos/acme/widgets/actions/runs/9002",
+                         "/repos/acme/widgets/actions/runs/9001/artifacts")]
+    for path in early:
+        start = min(r.started for r in a.hub.requests if r.path.split("?")[0] == path)
+        assert start - first_log < 1.0, f"{path} waited for a job log (1 s a round trip)"
+    history = [p for p in _paths(a) if p in HISTORY_PATHS]
+    assert sorted(history) == sorted(HISTORY_PATHS)  # each still asked once

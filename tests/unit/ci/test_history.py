@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from pr_agent.ci.analyze import Analysis
-from pr_agent.ci.history import Gathered, _Base, _Run, assign
+from pr_agent.ci.history import Gathered, Base, Run, assign
 from pr_agent.ci.rollup import Check
 
 BASE_RUN = {"id": 8001, "html_url": "https://github.com/o/r/actions/runs/8001",
@@ -20,8 +20,8 @@ def _analysis(name: str, tests: list[str], flaky: list[str] | None = None) -> An
 
 
 def _gathered(jobs: dict[str, dict], logs: dict[int, list[str] | None] | None = None) -> Gathered:
-    return Gathered(runs={9001: _Run(9001, {"workflow_id": 5, "run_attempt": 1})},
-                    bases={5: _Base(BASE_RUN, jobs)}, base_logs=logs or {}, base="main")
+    return Gathered(runs={9001: Run(9001, {"workflow_id": 5, "run_attempt": 1})},
+                    bases={5: Base(BASE_RUN, jobs)}, base_logs=logs or {}, base="main")
 
 
 def test_a_test_that_passed_on_a_rerun_inside_the_job_is_flaky() -> None:
