@@ -118,20 +118,31 @@ def read_zip(raw: IO[bytes]) -> tuple[list[tuple[str, Any]], list[str]]:
     return found, notes
 
 
-def fetch_run_reports(ctx: Context, ref: PRRef, run_id: int) -> RunReports:
-    """The test reports in one run's artifacts (GitHub's refusals become notes, never a failed call)."""
-    out = RunReports()
+def list_artifacts(ctx: Context, ref: PRRef, run_id: int) -> tuple[list[dict[str, Any]] | None, list[str]]:
+    """A run's artifacts (one request), or None and a note when GitHub refuses to list them (404/403)."""
     try:
         pages = ctx.gh.rest_pages(f"repos/{ref.full_name}/actions/runs/{run_id}/artifacts", hostname=ref.host,
                                   max_pages=1)
     except PrAgentError as err:
         if err.code in ("not_found", "forbidden"):
-            out.notes.append(f"the artifacts of run {run_id} could not be listed ({err.code})")
-            return out
+            return None, [f"the artifacts of run {run_id} could not be listed ({err.code})"]
         raise
+    return [a for p in pages if isinstance(p, dict) for a in p.get("artifacts") or [] if isinstance(a, dict)], []
+
+
+def fetch_run_reports(ctx: Context, ref: PRRef, run_id: int) -> RunReports:
+    """The test reports in one run's artifacts (GitHub's refusals become notes, never a failed call)."""
+    artifacts, notes = list_artifacts(ctx, ref, run_id)
+    if artifacts is None:
+        return RunReports(notes=notes)
+    out = download_reports(ctx, ref, [a for a in artifacts if is_report_artifact(a)])
     out.requests += 1
-    artifacts = [a for p in pages if isinstance(p, dict) for a in p.get("artifacts") or [] if isinstance(a, dict)]
-    picked = [a for a in artifacts if is_report_artifact(a)]
+    return out
+
+
+def download_reports(ctx: Context, ref: PRRef, picked: list[dict[str, Any]]) -> RunReports:
+    """Download and read report artifacts (at most :data:`MAX_ARTIFACTS`, each within the size bounds)."""
+    out = RunReports()
     for a in picked[MAX_ARTIFACTS:]:
         out.notes.append(f"artifact {str(a.get('name'))[:80]!r} not read (at most {MAX_ARTIFACTS} per run)")
     for a in picked[:MAX_ARTIFACTS]:
@@ -172,15 +183,22 @@ def _words(text: str) -> set[str]:
     return set(_WORD.findall(text.lower()))
 
 
+def owner(artifact: str, names: Iterable[str]) -> str | None:
+    """The job name an artifact's name carries: every word of it in the artifact's name, the longest such
+    name winning (``test-results-ubuntu-3.11`` → ``test (ubuntu, 3.11)``); None when none does."""
+    words = _words(artifact)
+    named = [n for n in names if _words(n) and _words(n) <= words]
+    return max(named, key=lambda n: len(_words(n))) if named else None
+
+
 def attribute(artifact: str, run_checks: list[Check], failed: list[Analysis]) -> Analysis | None:
     """The failed job a run's artifact belongs to: the job whose every name word the artifact's name carries
     (the longest such name wins), else the run's only failed job; None when a passed job matches or it is
     ambiguous."""
-    words = _words(artifact)
-    named = [c for c in run_checks if _words(c.name) and _words(c.name) <= words]
-    if named:
-        best = max(named, key=lambda c: len(_words(c.name)))
-        return next((a for a in failed if a.check.check_run_id == best.check_run_id), None)
+    best = owner(artifact, [c.name for c in run_checks])
+    if best is not None:
+        ids = {c.check_run_id for c in run_checks if c.name == best}
+        return next((a for a in failed if a.check.check_run_id in ids), None)
     return failed[0] if len(failed) == 1 else None
 
 

@@ -6,7 +6,8 @@ commit come with the first query. So their chains (run → the workflow's base-b
 the base job's log; artifact list → zip) start next to the failed job's own log instead of after the whole
 look: the critical path is the longest chain, not their sum. Each read is asked once and within the same
 bounds as when asked afterwards (the first :data:`history.MAX_RUNS` runs, :data:`artifacts.MAX_RUNS` runs'
-artifacts, :data:`history.MAX_BASE_LOGS` base logs), so the request count does not change; what the final
+artifacts, :data:`history.MAX_BASE_LOGS` base logs, the base run's report artifacts of the failed jobs seen so
+far), so the request count does not change; what the final
 answer does not use (a run a later page superseded) is read in vain, as a log is.
 
 Only for an answer given from one look (no ``wait``) or at the first failure (``bail_on_first``): while
@@ -20,7 +21,7 @@ import threading
 from concurrent.futures import Future
 from typing import Any
 
-from pr_agent.ci import history
+from pr_agent.ci import base_reports, history
 from pr_agent.ci.artifacts import MAX_RUNS as REPORT_RUNS
 from pr_agent.ci.artifacts import RunReports, safe_reports
 from pr_agent.ci.rollup import Check
@@ -44,6 +45,7 @@ class Prefetch:
         self.artifacts: dict[int, Future[RunReports]] = {}
         self.bases: dict[int, Future[history.Base]] = {}  # workflow id -> its latest completed base run
         self.logs: dict[int, Future[list[str] | None]] = {}  # base job id -> the tests it failed
+        self.base_arts: dict[int, Future[list[str] | None]] = {}  # base run's report artifact id -> failed tests
         self.names: dict[int, list[str]] = {}  # run id -> names of its failed jobs seen so far
         self.read: dict[int, history.Run] = {}  # run id -> its run, once read
         self.closed = False
@@ -102,8 +104,14 @@ class Prefetch:
         base = self.bases.get(wid) if isinstance(wid, int) else None
         if base is None or not base.done() or base.exception() is not None:
             return
-        jobs = base.result().jobs
+        b = base.result()
+        jobs = b.jobs
         with self.lock:
+            wanted = [n for n in self.names.get(run_id, []) if (jobs.get(n) or {}).get("conclusion") in history.FAILED]
+            started = tuple(self.base_arts)
+            for a, _ in base_reports.picks(b.artifacts, jobs, wanted, started):
+                if a["id"] not in self.base_arts and not self.closed:
+                    self.base_arts[a["id"]] = self.pool.submit(base_reports.read_report, self.ctx, self.ref, a)
             for name in self.names.get(run_id, []):
                 job = jobs.get(name)
                 if not job or job.get("conclusion") not in history.FAILED or not isinstance(job.get("id"), int):
@@ -128,6 +136,14 @@ class Prefetch:
 
     def prefetched_logs(self) -> list[int]:
         return list(self.logs)
+
+    def base_report(self, artifact_id: int) -> Any:
+        """The failed tests of a base run's report artifact; :data:`history.MISSING` when not prefetched."""
+        f = self.base_arts.get(artifact_id)
+        return f.result() if f is not None else history.MISSING
+
+    def prefetched_reports(self) -> tuple[int, ...]:
+        return tuple(self.base_arts)
 
     def reports(self, run_id: int) -> RunReports | None:
         f = self.artifacts.get(run_id)
