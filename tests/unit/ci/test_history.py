@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from pr_agent.ci.analyze import Analysis
-from pr_agent.ci.history import Gathered, Base, Run, assign
+from pr_agent.ci.history import Base, Gathered, Run, assign
 from pr_agent.ci.rollup import Check
 
 BASE_RUN = {"id": 8001, "html_url": "https://github.com/o/r/actions/runs/8001",
