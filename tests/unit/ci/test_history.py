@@ -53,3 +53,20 @@ def test_runs_beyond_the_bound_are_said_to_be_unread() -> None:
     assign([a], Gathered(base="main"))
     assert a.history["verdict"] == "unknown" and "at most" in a.history["reason"]  # type: ignore[index]
     assert a.failures[0]["history"]["verdict"] == "unknown"
+
+
+def test_which_base_run_reports_are_read() -> None:
+    from pr_agent.ci.base_reports import picks
+
+    jobs = {"unit (3.11)": {"id": 1, "conclusion": "failure"}, "web": {"id": 2, "conclusion": "failure"},
+            "docs": {"id": 3, "conclusion": "success"}}
+    arts = [{"id": 10, "name": "test-results-unit-3.11"}, {"id": 11, "name": "docs-junit"},
+            {"id": 12, "name": "web-ctrf-report"}, {"id": 13, "name": "junit"}]
+    got = [(a["id"], job) for a, job in picks(arts, jobs, ["unit (3.11)", "web"])]
+    assert got == [(10, 1), (12, 2)]  # a passed job's report and an unattributable one are not read
+    assert [(a["id"], j) for a, j in picks(arts, jobs, ["web"])] == [(12, 2)]  # only the PR's failed jobs
+    one = {"unit": {"id": 1, "conclusion": "failure"}, "lint": {"id": 4, "conclusion": "success"}}
+    assert [(a["id"], j) for a, j in picks(arts, one, ["unit"])] == [(10, 1), (11, 1), (12, 1), (13, 1)]
+    many = [{"id": 20 + k, "name": f"junit-{k}"} for k in range(7)]
+    assert [a["id"] for a, _ in picks(many, one, ["unit"], first=(26,))] == [26, 20, 21, 22, 23]  # the bound
+    assert picks(None, jobs, ["web"]) == [] and picks(arts, jobs, []) == []
