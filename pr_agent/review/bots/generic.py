@@ -38,16 +38,19 @@ _EXT = ("py|pyi|js|mjs|cjs|jsx|ts|tsx|mts|cts|go|rs|java|kt|kts|rb|php|cs|fs|cpp
 _PATH = (r"(?:(?:[\w.@~+()\[\]-]{1,100}/){0,20}[\w@~+-][\w.@~+-]{0,100}\.(?:" + _EXT + r")(?![\w]|-(?!\d))"
          r"|(?:[\w.@~+-]{1,100}/){0,20}(?:Dockerfile|Makefile|Gemfile|Rakefile|Procfile|Justfile|Jenkinsfile)\b)")
 _REF = re.compile(
-    rf"(?<![\w/.%=&?-])(?P<path>{_PATH})(?:`|</code>)?(?:[ \t]*(?::|#L|-(?=\d)|,?[ \t]+(?:at[ \t]+)?lines?[ \t]+|[ \t]*\([ \t]*lines?[ \t]+|"
+    rf"(?<![\w/.%=&?-])(?P<path>{_PATH})(?:`|</code>)?(?:[ \t]*(?::|#L|-(?=\d)|\((?=\d{{1,7}}[ \t]*-[ \t]*\d{{1,7}}\))"
+    rf"|,?[ \t]+(?:at[ \t]+)?lines?[ \t]+|[ \t]*\([ \t]*lines?[ \t]+|"
     rf"[ \t]+L)(?P<a>\d{{1,7}})(?:[ \t]*(?:-|–|to)[ \t]*L?(?P<b>\d{{1,7}}))?)?", re.IGNORECASE)
 _BLOB = re.compile(r"/blob/[0-9a-f]{7,40}/(?P<path>[^\s#)\"'<>]{1,500})#L(?P<a>\d{1,7})(?:-L(?P<b>\d{1,7}))?")
 _DIFF_ANCHOR = re.compile(r"#diff-[0-9a-f]{16,64}R(\d{1,7})(?:-R(\d{1,7}))?")
 _LINE_ONLY = re.compile(r"\blines?[ \t]+(\d{1,7})(?:[ \t]*(?:-|–|to)[ \t]*(\d{1,7}))?", re.IGNORECASE)
-_SEV_WORDS = r"critical|blocker|high|medium|moderate|low|major|minor|trivial|nit(?:pick)?|info|warning|error|bug|security"
+_SEV_WORDS = (r"critical|blocker|high|medium|moderate|low|major|minor|trivial|nit(?:pick)?|info|warning|error|bug|"
+              r"security")
 _SEVERITY = re.compile(
     r"(?P<emoji>[🔴🟠🟡🔵⚪🟢])\s*\**\s*(?P<ew>[A-Za-z][A-Za-z ]{1,20}?)\b"
     rf"|\*\*\s*(?P<bold>{_SEV_WORDS})(?:\s+(?:severity|priority|risk))?\s*:?\s*\*\*"
     rf"|\[(?P<br>{_SEV_WORDS}|P[0-3])\]"
+    rf"|<(?:b|strong)>\s*(?P<hb>{_SEV_WORDS})(?:\s+(?:severity|priority))?\s*</(?:b|strong)>"
     rf"|(?:severity|priority|impact)(?:\s+level)?\**\s*:\s*\**\s*(?P<lab>{_SEV_WORDS}|P[0-3])\b"
     r"|^\s*(?:[-*]\s+|\d{1,3}\.\s+)?\**\s*(?P<p>P[0-3])\s*\**\s*[:|-]"
     rf"|\b(?P<sevw>{_SEV_WORDS})\s+(?:severity|priority)\b"
@@ -61,7 +64,8 @@ _LIST = re.compile(r"^([ \t]*)(?:[-*+]|\d{1,3}\\?[.)])[ \t]+(.*)$")
 _SUMMARY = re.compile(r"<summary>(.*?)(?:</summary>|$)", re.IGNORECASE)
 _TABLE_ROW = re.compile(r"^[ \t]*\|(.+)\|[ \t]*$")
 _SEPARATOR = re.compile(r"^[ \t]*\|?[ \t]*:?-{2,}")
-_SKIP_SECTION = ("walkthrough", "summary", "overview", "changes", "changelog", "sequence diagram", "poem",
+_SKIP_SECTION = ("walkthrough", "confidence score", "important files", "summary", "overview", "changes", "changelog",
+                 "sequence diagram", "poem",
                  "review details", "configuration", "files reviewed", "files changed", "file changes",
                  "estimated code review", "related", "suggested labels", "suggested reviewers", "tips",
                  "what changed", "highlights", "description", "recent review", "review info", "stats",
@@ -69,7 +73,10 @@ _SKIP_SECTION = ("walkthrough", "summary", "overview", "changes", "changelog", "
 _SKIP_DETAILS = ("files", "ignored", "selected", "processing", "path filters", "details", "info", "learnings",
                  "reviewed", "runs", "status")
 _SECTION_TITLE = re.compile(r"^\W*(?:[\w-]+\s+){0,3}(?:comments?|issues?|findings?|suggestions?|nitpicks?)"
-                            r"(?:\s+(?:posted|found|outside diff))?\s*[(:-]?\s*\d+\s*\)?\W*$", re.IGNORECASE)
+                            r"(?:\s+(?:posted|found|outside diff))?(?:\s*\(\s*\d+\s*\)|\s*:\s*\d+)\W*$", re.IGNORECASE)
+_FEEDBACK_SECTION = re.compile(r"\b(?:comments|feedback|issues|findings|concerns|problems|suggestions|"
+                               r"recommendations|action items|bugs)\b(?!\s+(?:posted|found))")
+_FEEDBACK_LEAD = re.compile(r"(?:high level feedback|found \d+ issues?|issues? found)", re.IGNORECASE)
 _FINDING_COLS = ("issue", "finding", "severity", "suggestion", "problem", "bug", "violation", "concern",
                  "vulnerability", "risk", "impact", "priority")
 _TITLE_COLS = ("issue", "finding", "suggestion", "problem", "title", "description", "violation", "concern",
@@ -85,6 +92,7 @@ class _Unit:
     start: int  # index of the first line
     level: int  # 1–6 headings, 7 bold/summary/severity lead, 8 + indent list items
     head: str
+    feedback: bool = False  # a bullet under a section named for feedback ("Overall Comments")
 
 
 def extract_generic(text: str, bot: str) -> list[Finding]:
@@ -176,11 +184,27 @@ def _severity(text: str) -> tuple[str | None, str | None]:
         if m.group("emoji") == "🟢" and not normalize_severity(word):
             return None, None
         return f"{m.group('emoji')} {word}".strip(), level or normalize_severity(word)
-    raw = next(g for g in (m.group("bold"), m.group("br"), m.group("lab"), m.group("p"), m.group("sevw"),
+    raw = next(g for g in (m.group("bold"), m.group("br"), m.group("hb"), m.group("lab"), m.group("p"), m.group("sevw"),
                            m.group("badge")) if g)
     raw = raw.replace(" Badge", "").replace("-priority", "")
     level = _P_LEVEL.get(raw.upper()) or normalize_severity(raw)
     return (raw, level) if level else (None, None)
+
+
+_LEAD = re.compile(r"^\s*(?:[💡⚠️❗🚨🐛🔒⚡]\ufe0f?\s*)*")
+
+
+def severity_lead(line: str) -> tuple[str | None, str | None, str]:
+    """(severity, level, rest) when ``line`` opens with a severity ("💡 **MEDIUM**: text"), else (None, None, line)."""
+    lead = _LEAD.match(line)
+    start = lead.end() if lead else 0
+    m = _SEVERITY.match(line, start)
+    if not m:
+        return None, None, line
+    severity, level = _severity(m.group(0))
+    if severity is None:
+        return None, None, line
+    return severity, level, line[m.end():].lstrip(" :–—-|")
 
 
 def _head_text(line: str) -> str:
@@ -194,6 +218,7 @@ def _units(lines: list[str], in_fence: list[bool]) -> list[_Unit]:
     walkthrough/summary/files…), only a unit with a severity or a path *with lines* counts."""
     units: list[_Unit] = []
     skip_level: int | None = None  # inside a summary-like section at this heading level
+    feedback_section: int | None = 1 if _FEEDBACK_LEAD.search(" ".join(lines[:3])) else None
     depth = 0  # <details> nesting
     skip_depths: list[int] = []  # <details> depths whose summary reads like a summary section
     for idx, line in enumerate(lines):
@@ -227,9 +252,14 @@ def _units(lines: list[str], in_fence: list[bool]) -> list[_Unit]:
             level = 7
         if level is None:
             continue
+        if level <= 6:
+            feedback_section = level if _FEEDBACK_SECTION.search(words_of(htext)) else None
         head = _head_text(line)
         sev = _severity(head)[0]
         path, a, _ = _location(head)
+        if level >= 8 and feedback_section is not None and not (sev or path or a) and len(head.split()) >= 6:
+            units.append(_Unit(idx, level, head, feedback=True))  # "## Overall Comments" bullets
+            continue
         if sev is None and level <= 7 and not path:
             nxt = _next_lines(lines, in_fence, idx, 2)
             sev = _severity(nxt)[0]  # "### Title" then "**High Severity**"
@@ -243,8 +273,15 @@ def _units(lines: list[str], in_fence: list[bool]) -> list[_Unit]:
             continue  # "- `a.py`: added X" is a change list, not a finding
         if _SECTION_TITLE.match(clean_inline(_HEADING.sub(lambda m: m.group(2), head)).replace("*", "")):
             continue  # "🟡 Minor comments (23)" heads a tier; its items are the findings
+        if units and idx - units[-1].start <= 4 and not path and a is None and _severity_only(head):
+            continue  # a badge/severity line right under a title belongs to that finding
         units.append(_Unit(idx, level, head))
     return units
+
+
+def _severity_only(head: str) -> bool:
+    rest = _SEVERITY.sub(" ", _IMAGE.sub(" ", head))
+    return len(clean_inline(rest).replace("*", " ").replace("_", " ").split()) < 2
 
 
 def _next_lines(lines: list[str], in_fence: list[bool], idx: int, n: int) -> str:
@@ -252,6 +289,8 @@ def _next_lines(lines: list[str], in_fence: list[bool], idx: int, n: int) -> str
     for j in range(idx + 1, min(len(lines), idx + 6)):
         if in_fence[j] or not lines[j].strip():
             continue
+        if _HEADING.match(lines[j]) or _HTML_HEADING.match(lines[j]):
+            break
         out.append(lines[j])
         if len(out) == n:
             break
@@ -270,7 +309,7 @@ def _is_change_note(head: str) -> bool:
 
 
 def _finding(bot: str, unit: _Unit, chunk: str) -> Finding | None:
-    head_line, _, rest = chunk.partition("\n")
+    rest = chunk.partition("\n")[2]
     path, a, b = _location(unit.head)
     if a is None:
         p2, a2, b2 = _location("\n".join(chunk.split("\n")[:4]))
@@ -285,7 +324,7 @@ def _finding(bot: str, unit: _Unit, chunk: str) -> Finding | None:
     body, suggestion = split_suggestion(tidy_block(body_text))
     if not title or _NONE.match(title):
         return None
-    if not (path or severity or a is not None):
+    if not (path or severity or a is not None or unit.feedback):
         return None
     return make_finding(bot, title=title, body=body or title, file_path=path, start_line=a, end_line=b,
                         severity=severity, severity_level=level, category="actionable", suggestion=suggestion,
@@ -312,16 +351,19 @@ def _title(head: str, rest: str) -> str:
     plain = _REF.sub(" ", plain)
     plain = re.sub(r"^\W*(?:[-*+]|\d{1,3}\\?[.)])\s+", "", plain)
     plain = plain.strip(" :–—-|·*_#[]()")
-    if len(plain.split()) >= 2:
+    if len(plain.split()) >= 2 and not _NUMBERED_TITLE.match(plain):
         return _tidy_title(plain)
     return _title_from_body(rest)
+
+
+_NUMBERED_TITLE = re.compile(r"^(?:comment|issue|finding|suggestion|bug|problem|note)\s*#?\s*\d{1,4}$", re.I)
 
 
 def _title_from_body(rest: str) -> str:
     """The first bold line near the top, else the first sentence of the first line without a severity."""
     body = _strip_prompt(rest)
-    head = [ln for ln in body.split("\n")[:8] if ln.strip()]
-    for ln in head[:4]:
+    head = [ln for ln in body.split("\n")[:30] if ln.strip()]
+    for ln in head[:20]:
         if (m := _BOLD_LINE.match(ln)) and not _severity(f"**{m.group(1)}**")[0]:
             return _tidy_title(clean_inline(m.group(1)))
     for ln in head:
