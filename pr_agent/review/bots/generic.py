@@ -70,7 +70,8 @@ _SKIP_SECTION = ("walkthrough", "confidence score", "important files", "summary"
                  "estimated code review", "related", "suggested labels", "suggested reviewers", "tips",
                  "what changed", "highlights", "description", "recent review", "review info", "stats",
                  "pre merge checks", "finishing touches", "commits", "how to", "usage", "commands")
-_SKIP_DETAILS = ("files", "ignored", "selected", "processing", "path filters", "details", "info", "learnings",
+_SKIP_DETAILS = ("looked at", "files", "ignored", "selected", "processing", "path filters", "details", "info",
+                 "learnings",
                  "reviewed", "runs", "status")
 _SECTION_TITLE = re.compile(r"^\W*(?:[\w-]+\s+){0,3}(?:comments?|issues?|findings?|suggestions?|nitpicks?)"
                             r"(?:\s+(?:posted|found|outside diff))?(?:\s*\(\s*\d+\s*\)|\s*:\s*\d+)\W*$", re.IGNORECASE)
@@ -81,7 +82,8 @@ _FINDING_COLS = ("issue", "finding", "severity", "suggestion", "problem", "bug",
                  "vulnerability", "risk", "impact", "priority")
 _TITLE_COLS = ("issue", "finding", "suggestion", "problem", "title", "description", "violation", "concern",
                "bug", "vulnerability")
-_NONE = re.compile(r"^\W*(?:no|none|n/?a|nothing|lgtm|looks good)\b", re.IGNORECASE)
+_NONE = re.compile(r"^\W*(?:no|none|n/?a|nothing|lgtm|(?:all )?looks good|all good)\b"
+                   r"|\b\d+\s+(?:issues?|comments?|findings?|suggestions?)\s+(?:found|posted)\W*$", re.IGNORECASE)
 _CHANGE_VERB = re.compile(r"^\W*(?:adds?|added|updates?|updated|introduces?|introduced|renames?|renamed|"
                           r"removes?|removed|refactors?|refactored|moves?|moved|bumps?|bumped|creates?|created|"
                           r"implements?|implemented|modif(?:y|ies|ied)|changes?|changed|new)\b", re.IGNORECASE)
@@ -112,7 +114,8 @@ def extract_generic(text: str, bot: str) -> list[Finding]:
         f = _finding(bot, unit, chunk)
         if f is None:
             continue
-        key = (f.file_path, f.start_line) if f.start_line is not None else (f.file_path, f.title.lower())
+        key = (f.file_path, f.start_line) if f.start_line is not None and f.file_path else \
+            (f.file_path, f.start_line, f.title.lower())
         if key not in seen:
             seen.add(key)
             out.append(f)
@@ -136,8 +139,14 @@ def _lines_outside_fences(text: str) -> tuple[list[str], list[bool]]:
     flags: list[bool] = []
     for kind, content in split_fences(text):
         part = content.split("\n") if kind == "text" else ["```" + kind[6:], *content.split("\n"), "```"]
+        flag = [kind != "text"] * len(part)
+        if kind != "text":  # a stray (unclosed) fence must not swallow the next <details> finding
+            cut = next((k for k, ln in enumerate(part) if ln.lstrip().lower().startswith(
+                ("<details", "<summary", "</details", "</blockquote"))), None)
+            if cut is not None:
+                flag[cut:] = [False] * (len(part) - cut)
         lines.extend(part)
-        flags.extend([kind != "text"] * len(part))
+        flags.extend(flag)
     return lines, flags
 
 
@@ -248,8 +257,11 @@ def _units(lines: list[str], in_fence: list[bool]) -> list[_Unit]:
                 continue
         elif lm := _LIST.match(line):
             level = 8 + len(lm.group(1).expandtabs(4)) // 2
-        elif _BOLD_LINE.match(line) or _SEVERITY.match(line):
+        elif (bm := _BOLD_LINE.match(line)) or _SEVERITY.match(line):
             level = 7
+            if bm and not line[bm.end():].strip(" :") and _FEEDBACK_SECTION.search(words_of(bm.group(1))):
+                feedback_section = 7  # "**Overall Comments**:" opens a feedback list
+                continue
         if level is None:
             continue
         if level <= 6:
@@ -267,7 +279,9 @@ def _units(lines: list[str], in_fence: list[bool]) -> list[_Unit]:
                 path, a = loc[0], loc[1]  # "### Comment 1" then "<location> a.py:12 </location>"
         if not (sev or path or a):
             continue
-        if (skip_level is not None or skip_depths) and not sev and a is None:
+        if skip_depths and a is None:
+            continue  # inside a collapsed summary/files/status block only a located finding counts
+        if skip_level is not None and not sev and a is None:
             continue
         if not sev and level >= 8 and _is_change_note(head):
             continue  # "- `a.py`: added X" is a change list, not a finding
@@ -365,7 +379,10 @@ def _title_from_body(rest: str) -> str:
     head = [ln for ln in body.split("\n")[:30] if ln.strip()]
     for ln in head[:20]:
         if (m := _BOLD_LINE.match(ln)) and not _severity(f"**{m.group(1)}**")[0]:
-            return _tidy_title(clean_inline(m.group(1)))
+            label, after = m.group(1).strip(), ln[m.end():].strip()
+            if label.endswith(":") and after:  # "**issue (bug_risk):** the title"
+                return first_sentence(after)
+            return _tidy_title(clean_inline(label))
     for ln in head:
         if not _severity(ln)[0] and first_sentence(ln):
             return first_sentence(ln)
