@@ -42,6 +42,7 @@ _REF = re.compile(
     rf"|,?[ \t]+(?:at[ \t]+)?lines?[ \t]+|[ \t]*\([ \t]*lines?[ \t]+|"
     rf"[ \t]+L)(?P<a>\d{{1,7}})(?:[ \t]*(?:-|–|to)[ \t]*L?(?P<b>\d{{1,7}}))?)?", re.IGNORECASE)
 _BLOB = re.compile(r"/blob/[0-9a-f]{7,40}/(?P<path>[^\s#)\"'<>]{1,500})#L(?P<a>\d{1,7})(?:-L(?P<b>\d{1,7}))?")
+_ANY_TAG_RE = re.compile(r"<[^<>\n]{0,500}>")
 _DIFF_ANCHOR = re.compile(r"#diff-[0-9a-f]{16,64}R(\d{1,7})(?:-R(\d{1,7}))?")
 _LINE_ONLY = re.compile(r"\blines?[ \t]+(\d{1,7})(?:[ \t]*(?:-|–|to)[ \t]*(\d{1,7}))?", re.IGNORECASE)
 _SEV_WORDS = (r"critical|blocker|high|medium|moderate|low|major|minor|trivial|nit(?:pick)?|info|warning|error|bug|"
@@ -151,7 +152,14 @@ def _lines_outside_fences(text: str) -> tuple[list[str], list[bool]]:
 
 
 def _location(text: str) -> tuple[str | None, int | None, int | None]:
-    plain = clean_inline(text) if "<" in text else text
+    path, a, b = _raw_location(text)
+    if a is not None and a < 1:
+        a = b = None  # "a.py:0" is no line
+    return path, a, b
+
+
+def _raw_location(text: str) -> tuple[str | None, int | None, int | None]:
+    plain = clean_inline(_ANY_TAG_RE.sub(" ", text)) if "<" in text else text  # a tag separates words
     if m := _BLOB.search(text):
         a = int(m.group("a"))
         return m.group("path"), a, int(m.group("b") or a)
@@ -159,7 +167,7 @@ def _location(text: str) -> tuple[str | None, int | None, int | None]:
     plain = re.sub(r"\]\([^)\s]{0,1000}\)", "]", plain)
     plain = re.sub(r"(?:https?://|www\.)\S+", " ", plain)
     best = None
-    for m in _REF.finditer(plain.replace("**", "").replace("`", " ` ").replace(" ` ", "")):
+    for m in _REF.finditer(plain.replace("**", " ").replace("`", " ")):
         path = m.group("path")
         if "@" in path and "/" not in path:
             continue  # an e-mail address
