@@ -28,8 +28,10 @@ class UnverifiedParser(BotParser):
 
 
 for _parser in (
-    UnverifiedParser("korbit", {"korbit-ai", "korbit-ai-mentor"}, ("review by korbit ai", "korbit.ai/"), "Korbit"),
-    UnverifiedParser("baz", {"baz-reviewer", "baz-reviewer-dev", "baz-scm", "baz-app"}, ("baz.co/", "fix all baz comments"), "Baz"),
+    UnverifiedParser("korbit", {"korbit-ai", "korbit-ai-mentor"}, ("review by korbit ai", "korbit.ai/"),
+                     "Korbit"),
+    UnverifiedParser("baz", {"baz-reviewer", "baz-reviewer-dev", "baz-scm", "baz-app"}, ("fix all baz comments",),
+                     "Baz"),
     UnverifiedParser("graphite", {"graphite-app", "graphite-reviewer"}, (), "Graphite"),
     UnverifiedParser("amazonq", {"amazon-q-developer", "amazonq-developer", "amazon-q"}, (), "Amazon Q Developer"),
     UnverifiedParser("windsurf", {"windsurf-bot", "codeium", "codeium-bot", "windsurf"}, (), "Windsurf"),
