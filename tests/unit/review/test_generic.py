@@ -197,3 +197,14 @@ def test_ellipsis_raw_markdown_drafts_and_a_short_count_note() -> None:
     assert [(f.file_path, f.start_line, f.end_line, f.title) for f in result.items] == [
         ("src/a.py", 12, 14, "Possible None dereference here.")]
     assert result.uncertain == ["Ellipsis: body declares 2 skipped draft comment(s), 1 parsed"]
+
+
+# Devin Review's body on yigitkonur/website-vibescroll (2026-02-03), as quoted in a PR review dump (code-search
+# file id 12204682860): a bot we have no parser for whose body has no finding.
+DEVIN_NO_ISSUES = ("## ✅ Devin Review: No Issues Found\n\nDevin Review analyzed this PR and found no potential bugs "
+                   "to report.\n\nView in Devin Review to see 2 additional flags.\n")
+
+
+def test_real_no_issues_body_of_an_unknown_bot_yields_nothing() -> None:
+    result = parse_review_body(DEVIN_NO_ISSUES, "devin-ai-integration[bot]")
+    assert result.bot is None and result.items == []
