@@ -38,7 +38,8 @@ _EXT = ("py|pyi|js|mjs|cjs|jsx|ts|tsx|mts|cts|go|rs|java|kt|kts|rb|php|cs|fs|cpp
 _PATH = (r"(?:(?:[\w.@~+()\[\]-]{1,100}/){0,20}[\w@~+-][\w.@~+-]{0,100}\.(?:" + _EXT + r")(?![\w]|-(?!\d))"
          r"|(?:[\w.@~+-]{1,100}/){0,20}(?:Dockerfile|Makefile|Gemfile|Rakefile|Procfile|Justfile|Jenkinsfile)\b)")
 _REF = re.compile(
-    rf"(?<![\w/.%=&?-])(?P<path>{_PATH})(?:`|</code>)?(?:[ \t]*(?::|#L|-(?=\d)|\((?=\d{{1,7}}[ \t]*-[ \t]*\d{{1,7}}\))"
+    rf"(?<![\w/.%=&?-])(?P<path>{_PATH})(?:`|</code>)?(?:[ \t]*(?::|#L|-(?=\d)|\[(?=\d{{1,7}}(?:-\d{{1,7}})?\])"
+    rf"|\((?=\d{{1,7}}[ \t]*-[ \t]*\d{{1,7}}\))"
     rf"|,?[ \t]+(?:at[ \t]+)?lines?[ \t]+|[ \t]*\([ \t]*lines?[ \t]+|"
     rf"[ \t]+L)(?P<a>\d{{1,7}})(?:[ \t]*(?:-|–|to)[ \t]*L?(?P<b>\d{{1,7}}))?)?", re.IGNORECASE)
 _BLOB = re.compile(r"/blob/[0-9a-f]{7,40}/(?P<path>[^\s#)\"'<>]{1,500})#L(?P<a>\d{1,7})(?:-L(?P<b>\d{1,7}))?")
@@ -96,6 +97,8 @@ class _Unit:
     level: int  # 1–6 headings, 7 bold/summary/severity lead, 8 + indent list items
     head: str
     feedback: bool = False  # a bullet under a section named for feedback ("Overall Comments")
+    path: str | None = None  # where the lines right under the unit's head say it is
+    line: int | None = None
 
 
 def extract_generic(text: str, bot: str) -> list[Finding]:
@@ -164,13 +167,15 @@ def _raw_location(text: str) -> tuple[str | None, int | None, int | None]:
         a = int(m.group("a"))
         return m.group("path"), a, int(m.group("b") or a)
     anchor = _DIFF_ANCHOR.search(text)
-    plain = re.sub(r"\]\([^)\s]{0,1000}\)", "]", plain)
+    plain = re.sub(r"\]\([^)\s]{0,1000}\)", "] ", _IMAGE.sub(" ", plain))
     plain = re.sub(r"(?:https?://|www\.)\S+", " ", plain)
     best = None
     for m in _REF.finditer(plain.replace("**", " ").replace("`", " ")):
         path = m.group("path")
         if "@" in path and "/" not in path:
             continue  # an e-mail address
+        while path[:1] in ("[", "(") and path.count(path[0]) > path.count("]" if path[0] == "[" else ")"):
+            path = path[1:]  # "[a/b.py [60-66]](…)": the link's bracket is not part of the path
         if path.lower().startswith(("http", "www.")) or re.fullmatch(r"[\d.]+", path) or "." not in path:
             continue
         if re.fullmatch(r"(?:e\.g|i\.e|etc|vs|v\d[\w.]*)\.?\w*", path, re.IGNORECASE):
@@ -277,11 +282,12 @@ def _units(lines: list[str], in_fence: list[bool]) -> list[_Unit]:
         head = _head_text(line)
         sev = _severity(head)[0]
         path, a, _ = _location(head)
+        own = bool(sev or path or a is not None)
         if level >= 8 and feedback_section is not None and not (sev or path or a) and len(head.split()) >= 6:
             units.append(_Unit(idx, level, head, feedback=True))  # "## Overall Comments" bullets
             continue
         if sev is None and level <= 7 and not path:
-            nxt = _next_lines(lines, in_fence, idx, 2)
+            nxt = _next_lines(lines, in_fence, idx, 3)
             sev = _severity(nxt)[0]  # "### Title" then "**High Severity**"
             if sev is None and (loc := _location(nxt))[1] is not None:
                 path, a = loc[0], loc[1]  # "### Comment 1" then "<location> a.py:12 </location>"
@@ -297,7 +303,9 @@ def _units(lines: list[str], in_fence: list[bool]) -> list[_Unit]:
             continue  # "🟡 Minor comments (23)" heads a tier; its items are the findings
         if units and idx - units[-1].start <= 4 and not path and a is None and _severity_only(head):
             continue  # a badge/severity line right under a title belongs to that finding
-        units.append(_Unit(idx, level, head))
+        if not own and level == 7 and units and idx - units[-1].start <= 4 and units[-1].level <= 7:
+            continue  # a bold lead-in right under a <summary>/heading title is that finding's text
+        units.append(_Unit(idx, level, head, path=None if own else path, line=None if own else a))
     return units
 
 
@@ -311,7 +319,8 @@ def _next_lines(lines: list[str], in_fence: list[bool], idx: int, n: int) -> str
     for j in range(idx + 1, min(len(lines), idx + 6)):
         if in_fence[j] or not lines[j].strip():
             continue
-        if _HEADING.match(lines[j]) or _HTML_HEADING.match(lines[j]):
+        if _HEADING.match(lines[j]) or _HTML_HEADING.match(lines[j]) or "<summary" in lines[j].lower() \
+                or _LIST.match(lines[j]):
             break
         out.append(lines[j])
         if len(out) == n:
@@ -333,6 +342,8 @@ def _is_change_note(head: str) -> bool:
 def _finding(bot: str, unit: _Unit, chunk: str) -> Finding | None:
     rest = chunk.partition("\n")[2]
     path, a, b = _location(unit.head)
+    if path is None and a is None and (unit.path or unit.line is not None):
+        path, a, b = unit.path, unit.line, unit.line
     if a is None:
         p2, a2, b2 = _location("\n".join(chunk.split("\n")[:4]))
         if a2 is not None and (path is None or p2 == path):
