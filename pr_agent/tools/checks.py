@@ -260,7 +260,7 @@ def handle(ctx: Context, params: GetFailingTestsInput) -> GetFailingTestsOutput:
     cursor = read_cursor(params.cursor, NAME, scope) if params.cursor else None
     after = cursor.position if cursor else None
     wait = bool(params.wait) and after is None
-    held = fetch_or_reuse(ctx, NAME, {**scope, "pr": pr_key(ref)}, cursor and cursor.snapshot, [ref],
+    held = fetch_or_reuse(ctx.snapshots, NAME, {**scope, "pr": pr_key(ref)}, cursor and cursor.snapshot, [ref],
                           lambda: _look(ctx, ref, params, wait, history))
     out = held.value  # shared with other pages when it is a snapshot: read it, never change it
     if held.from_snapshot:  # a later page is one look at the snapshot's CI state, as a re-fetch would be

@@ -370,7 +370,7 @@ def handle(ctx: Context, params: FindUnresolvedCommentsInput) -> FindUnresolvedC
         waited.append(res)
         return res.feedback
 
-    held = fetch_or_reuse(ctx, NAME, {**scope, "pr": pr_key(ref), "full": full}, cursor and cursor.snapshot,
+    held = fetch_or_reuse(ctx.snapshots, NAME, {**scope, "pr": pr_key(ref), "full": full}, cursor and cursor.snapshot,
                           [ref], fetch)
     feedback = held.value  # shared with other pages when it is a snapshot: read it, never change it
     items, skipped_resolved, body_stats = build_items(feedback, ref, full=params.detail == "full",
