@@ -26,7 +26,11 @@ from .dart_test import DartTestParser
 from .dotnet import DotnetParser
 from .exunit import ExUnitParser
 from .go_test import GoParser
+from .js_ava import AvaParser
+from .js_bun import BunParser
+from .js_deno import DenoParser
 from .js_jest import JestParser
+from .js_karma import KarmaParser
 from .js_mocha import CypressParser, MochaParser
 from .js_playwright import PlaywrightParser
 from .js_vitest import VitestParser
@@ -71,6 +75,10 @@ PARSER_CLASSES: tuple[type[BaseParser], ...] = (
     DartTestParser,
     MinitestParser,
     StestrParser,
+    KarmaParser,
+    AvaParser,
+    BunParser,
+    DenoParser,
 )
 HINTS = ("auto", *RUNNERS)
 # Lines longer than this are cut to it before anything reads them: every pattern then costs a bounded

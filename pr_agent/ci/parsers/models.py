@@ -32,6 +32,10 @@ Runner = Literal[
     "minitest",
     "cypress",
     "stestr",
+    "karma",
+    "ava",
+    "bun",
+    "deno",
 ]
 RUNNERS: tuple[str, ...] = Runner.__args__  # type: ignore[attr-defined]
 Confidence = Literal["high", "medium", "low"]
@@ -51,7 +55,8 @@ class TestFailure(BaseModel):
                            "'Suite › test', vitest 'Suite > test', cargo module::test, JUnit Class.method, "
                            "GoogleTest Suite.Test, XCTest -[Module.Class test], Playwright "
                            "'[project] › file:line:col › title', ExUnit 'test name', Catch2 test case name, "
-                           "TAP name after 'not ok N - ', …")
+                           "TAP name after 'not ok N - ', Karma's full spec name, AVA 'file › title', bun "
+                           "'Suite > name', deno 'name' or 'parent ... step', …")
     error_message: str = Field(description="The assertion or exception, trimmed; never empty.")
     file_path: str | None = Field(default=None, description="Repository-relative when the log allows.")
     line_number: int | None = None
