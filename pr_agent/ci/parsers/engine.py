@@ -359,6 +359,8 @@ def parse_log(
     flaky = [name for p in parsers if isinstance(p, PytestParser) for name in p.reruns if name not in failed]
     flaky += [key.split(" ", 1)[-1] for p in parsers if isinstance(p, NextestParser) for key in p.ok]
     flaky += [name for p in parsers if isinstance(p, PlaywrightParser) for name in p.flaky_names]
+    flaky += [name for p in parsers if isinstance(p, CypressParser) for name in p.flaky_names]
+    flaky += [name for p in parsers if isinstance(p, JestParser) for name in p.flaky_names()]
     detected = sorted((p for p in parsers if p.first_seen is not None), key=lambda p: p.first_seen or 0)
     counted = [p for p in detected if p.passed is not None or p.failed is not None]
     return ParsedLog(

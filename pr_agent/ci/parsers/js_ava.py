@@ -53,11 +53,12 @@ def _code_frame(s: str) -> bool:
     return bool(sep) and num.isdigit()
 
 
-def _strip_message(rest: str) -> str:
+def _strip_message(rest: str) -> tuple[str, str | None]:
+    """A live line's title and the AVA message that ends it, if one of AVA's own."""
     for m in _MESSAGES:
         if rest.endswith(" " + m):
-            return rest[: -len(m) - 1].rstrip()
-    return rest
+            return rest[: -len(m) - 1].rstrip(), m
+    return rest, None
 
 
 class _Entry:
@@ -182,13 +183,14 @@ class AvaParser(BaseParser):
         unmatched = [e for i, e in enumerate(self.entries) if i not in used]
         for rest in pending:
             # one live failure and one detail block that name the test differently: the same failure
-            self._add(_strip_message(rest), unmatched[0] if len(pending) == len(unmatched) == 1 else None)
+            title, said = _strip_message(rest)
+            self._add(title, unmatched[0] if len(pending) == len(unmatched) == 1 else None, said)
         for name, (error, path) in self.crashed.items():
             self.add(f"file::{name}", name, message=f"{name} exited with a non-zero exit code"
                      + (f": {error}" if error else ""), file_path=path, confidence="medium")
         return super().finish()
 
-    def _add(self, name: str, entry: _Entry | None) -> None:
+    def _add(self, name: str, entry: _Entry | None, said: str | None = None) -> None:
         path = ln = None
         message: list[str] = []
         frames: list[tuple[str, int]] = []
@@ -208,4 +210,4 @@ class AvaParser(BaseParser):
         elif frames:
             path, ln = frames[-1]
         self.add(name if name not in self.drafts else f"{self.ctx.lineno}:{name}", name,
-                 message=trim_message(message) or None, file_path=path, line=ln)
+                 message=trim_message(message) or said, file_path=path, line=ln)

@@ -95,8 +95,7 @@ class BunParser(BaseParser):
         start = next((i for i, b in enumerate(block) if b.strip().startswith("error:") or _ERROR_RE.match(b)), 0)
         message = [b for b in block[start:] if not _CODE_FRAME_RE.match(b) and b.strip() != "^"
                    and js_frame(b) is None]
-        key = name if name not in self.drafts else f"{self.ctx.lineno}:{name}"
-        self.add(key, name, message=trim_message(message) or None, file_path=file, line=line, suite=file)
+        self.add(f"{file}::{name}", name, message=trim_message(message) or None, file_path=file, line=line, suite=file)
 
     def finish(self) -> list[Draft]:
         if not self.evidence:  # "(fail) " in output that is not bun's

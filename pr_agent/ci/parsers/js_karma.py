@@ -15,7 +15,7 @@ import re
 
 from .base import MAX_BLOCK_LINES, BaseParser, Draft, is_vendor, rel_path, split_location, trim_message
 
-# "Chrome Headless 98.0.4758.109 (Mac OS 10.15.7)", "Firefox 58.0.0 (Ubuntu 0.0.0)", "HeadlessChrome 0.0.0 (Linux x86_64)"
+# "Chrome Headless 98.0.4758.109 (Mac OS 10.15.7)", "Firefox 58.0.0 (Ubuntu 0.0.0)", "HeadlessChrome 0.0.0 (Linux)"
 _BROWSER_RE = re.compile(r"[A-Za-z][\w.-]*(?: [A-Za-z][\w.-]*)* \d+(?:\.\d+)* \([^()]*\)")
 _EXECUTED = ": Executed "
 
