@@ -71,7 +71,7 @@ class _Entry:
 
 class AvaParser(BaseParser):
     runner = "ava"
-    words = ("✘ [", _EXITED, " test failed", " tests failed", " test passed", " tests passed")
+    first_chars = "0✘"  # "✘ [fail]: …", "✘ a.js exited with a non-zero exit code: 1", "2 tests failed"
 
     def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
         super().__init__(ctx)

@@ -45,7 +45,7 @@ def _header(line: str) -> str | None:
 
 class BunParser(BaseParser):
     runner = "bun"
-    words = ("(fail) ", "✗ ", " pass", " fail", "Ran ")
+    first_chars = "0(✗R"  # "119 pass", "(fail) …", "✗ …", "Ran 121 tests across 8 files."
 
     def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
         super().__init__(ctx)

@@ -43,7 +43,8 @@ def _strip_code_frames(lines: list[str]) -> list[str]:
 
 class DenoParser(BaseParser):
     runner = "deno"
-    words = ("ERRORS", "FAILURES", "... FAILED", *_SUMMARY)
+    first_chars = "EFo"  # "ERRORS", "FAILURES", "FAILED | …", "ok | …"
+    words = ("... FAILED",)
 
     def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
         super().__init__(ctx)

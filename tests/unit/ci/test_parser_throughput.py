@@ -36,7 +36,12 @@ MORE_CONTEXTS = ["[ RUN      ] A.B\nx_test.cc:3: Failure", "--- FAIL: TestX (0.0
                  "not ok 1 - t\n  ---\n  error: |-", "✘ Test x() recorded an issue at A.swift:1:1: e",
                  "══╡ EXCEPTION CAUGHT BY FLUTTER TEST FRAMEWORK ╞══\n00:01 +0 -1: t [E]",
                  "  1) Failure:\nA#test_b [a_test.rb:3]:", "  Running:  a.cy.js  (1 of 1)\n  1 failing\n\n  1) S",
-                 "Failed 1 tests - output below:\na.b.C.test_d\n---\nCaptured traceback:"]
+                 "Failed 1 tests - output below:\na.b.C.test_d\n---\nCaptured traceback:",
+                 # Karma, AVA, bun, deno, Cypress's attempts
+                 "Chrome 1.0 (Linux) S t FAILED\n\tError: x", "  ✘ [fail]: a › b\n  ─\n\n  a › b\n  a.js:1",
+                 "bun test v1.1\na.test.ts:\nerror: x\n(fail) A > b [1ms]",
+                 " ERRORS \n\na => ./a_test.ts:1:2\nerror: x",
+                 "  Running:  a.cy.js  (1 of 1)\n\n  S\n    (Attempt 1 of 2) t"]
 # Of the ordinary log's MB/s. The goal is 0.32 (20 MB/s where the ordinary log runs at the 62.9 MB/s bench
 # measures for its 200 MB log, docs/benchmarks.md figure 3); the slowest shapes measure 0.28-0.41 on a
 # loaded 2-core machine, so the floor is 0.2 (~12.6 MB/s there). A pattern quadratic in a run of one
