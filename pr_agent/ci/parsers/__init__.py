@@ -1,7 +1,8 @@
 """Test-output parsers: ``parse_log(lines) -> ParsedLog`` over any runner's CI output.
 
 Runners: pytest, unittest, jest, vitest, mocha, go (plain and -json), cargo, nextest, rspec, phpunit,
-dotnet, JUnit XML, Gradle, Maven, GoogleTest and XCTest. A job that failed for another reason (compile error, lint,
+dotnet, JUnit XML, Gradle, Maven, GoogleTest, XCTest and the others of ``models.RUNNERS`` (Karma, AVA, bun test
+and deno test among them: docs/log-parsers.md). A job that failed for another reason (compile error, lint,
 dependency install, out of memory, timeout, cancellation) yields a ``NonTestFailure`` instead.
 """
 

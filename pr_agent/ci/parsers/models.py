@@ -66,7 +66,7 @@ class TestFailure(BaseModel):
         default=None,
         description="Where the test lives when the runner says so apart from the name: go package, "
         "jest/vitest/Playwright file, cargo test target, nextest binary id, JUnit/surefire class file, "
-        "ExUnit module, 'node:test' for TAP from node --test.",
+        "ExUnit module, 'node:test' for TAP from node --test, bun's test file.",
     )
 
 
@@ -92,6 +92,7 @@ class ParsedLog(BaseModel):
     truncated: bool = Field(default=False, description="More failures than the parser keeps (2000).")
     flaky: list[str] = Field(default_factory=list, description="Tests that failed and then passed on a rerun in "
                              "the same job (pytest-rerunfailures RERUN, nextest TRY n PASS, Playwright 'N "
-                             "flaky'): flaky, not failures.")
+                             "flaky', Cypress '(Attempt n of m)' then a pass, jest 'LOGGING RETRY ERRORS' then "
+                             "no failure): flaky, not failures.")
     lines_cut: int = Field(default=0, description="Lines longer than the bound (MAX_LINE_CHARS) that were "
                            "cut to it before any parser read them.")
