@@ -50,14 +50,22 @@ class BunParser(BaseParser):
     def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
         super().__init__(ctx)
         self.evidence = False
+        self.recap = False  # inside bun's closing "N tests failed:" list (the failures again, without errors)
 
     def feed(self, line: str) -> None:
         s = line.strip()
         if s.startswith(("(fail) ", "✗ ")) and line[:1] not in (" ", "\t"):
             name = _result_name(s)
-            if name:
+            if name and self.recap:
+                if not any(d.test_name == name for d in self.drafts.values()):
+                    self.add(f"recap::{name}", name)
+            elif name:
                 self._fail(name)
             return
+        if s.endswith((" test failed:", " tests failed:")) and s.split(" ", 1)[0].isdigit():
+            self.recap = True
+            return
+        self.recap = self.recap and not s
         if s.startswith("Ran ") and " across " in s and s.split(" ", 2)[1].isdigit():
             self.evidence = True
             return

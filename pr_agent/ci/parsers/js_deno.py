@@ -14,11 +14,14 @@ from __future__ import annotations
 from .base import MAX_BLOCK_LINES, BaseParser, Draft, is_vendor, js_frame, rel_path, split_location, trim_message
 
 _ARROW = " => "
+_UNCAUGHT = " (uncaught error)"  # an error thrown outside any test: the module is the failure
 _SUMMARY = ("FAILED | ", "ok | ")
 
 
 def _entry(s: str) -> tuple[str, str] | None:
-    """``name => ./a_test.ts:3:6`` → (name, location)."""
+    """``name => ./a_test.ts:3:6`` → (name, location); ``./a_test.ts (uncaught error)`` → (itself, the file)."""
+    if s.endswith(_UNCAUGHT) and " " not in s[: -len(_UNCAUGHT)]:
+        return s, s[: -len(_UNCAUGHT)] + ":1:1"
     name, sep, where = s.rpartition(_ARROW)
     if not sep or not name.strip():
         return None
@@ -113,7 +116,7 @@ class DenoParser(BaseParser):
         path = ln = None
         loc = split_location(where)
         if loc is not None and not where.startswith(("http://", "https://")) and not is_vendor(loc[0]):
-            path, ln = rel_path(loc[0]), loc[1]
+            path, ln = rel_path(loc[0]), (None if name.endswith(_UNCAUGHT) else loc[1])
         else:
             for raw in body:
                 frame = js_frame(raw)

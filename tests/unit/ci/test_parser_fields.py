@@ -132,3 +132,23 @@ def test_jest_retry_that_passed_is_flaky_and_one_that_failed_every_retry_is_a_fa
     assert [(f.test_name, f.line_number) for f in parsed.failures] == [("Cart › removes an item", 9)]
     assert parsed.flaky == ["Cart adds an item"]  # jest names a retried test by its full name
     assert parsed.runners_detected == ["jest"]
+
+
+def test_bun_closing_recap_repeats_failures_without_adding_any() -> None:
+    log = ["bun test v1.2.5", "", "test/a.test.ts:", "error: boom", "(fail) A > x [0.10ms]", "", "test/b.test.ts:",
+           "(pass) B > y [0.10ms]", "", "1 tests failed:", "(fail) A > x [0.10ms]", "", " 1 pass", " 1 fail",
+           "Ran 2 tests across 2 files. [5.00ms]"]
+    parsed = parse_log(log)
+    # once, in its own file (the recap comes after b.test.ts's header), with its error
+    assert [(f.test_name, f.file_path, f.error_message) for f in parsed.failures] == [
+        ("A > x", "test/a.test.ts", "error: boom")]
+    assert (parsed.passed_count, parsed.failed_count) == (1, 1)
+
+
+def test_deno_uncaught_error_outside_any_test_is_the_module() -> None:
+    log = ["running 1 test from ./a_test.ts", "", " ERRORS ", "", "./a_test.ts (uncaught error)",
+           "error: (in promise) TypeError: boom", "    at file:///home/runner/work/x/x/a_test.ts:3:9", "",
+           " FAILURES ", "", "./a_test.ts (uncaught error)", "", "FAILED | 0 passed | 1 failed (5ms)"]
+    parsed = parse_log(log)
+    assert [(f.runner, f.test_name, f.file_path, f.error_message) for f in parsed.failures] == [
+        ("deno", "./a_test.ts (uncaught error)", "a_test.ts", "error: (in promise) TypeError: boom")]
