@@ -25,7 +25,7 @@ _MESSAGES = (  # AVA's own messages that end a live line (an assertion's own mes
     "Test was expected to fail, but succeeded, you should stop marking the test as failing",
 )
 _EXTS = (".js", ".cjs", ".mjs", ".ts", ".cts", ".mts", ".jsx", ".tsx")
-_IDLE_LINES = 2000  # lines after a live failure without its detail section: stop capturing
+_IDLE_LINES = 50_000  # lines after a live failure and still no detail section: stop capturing
 
 
 def _location(s: str) -> tuple[str, int] | None:
