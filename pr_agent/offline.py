@@ -90,7 +90,7 @@ def parse_review(file: str, author: str | None, as_json: bool) -> None:
 LOG_FORMATS = ("auto", "pytest", "unittest", "jest", "vitest", "mocha", "go", "cargo", "nextest", "rspec", "phpunit",
                "dotnet", "junit", "gradle", "maven", "googletest", "xctest", "playwright", "exunit", "catch2", "tap",
                "swift-testing", "dart", "minitest",
-               "cypress", "stestr", "ctest", "sbt", "kotest")
+               "cypress", "stestr", "ctest", "sbt", "kotest", "karma", "ava", "bun", "deno")
 
 
 def log_lines(path: str) -> Iterator[bytes]:

@@ -256,6 +256,45 @@ def kotest_argv(suite: str | None) -> Argv | None:
     return ["./gradlew", task, "--tests", suite]
 
 
+def _ava_prefix(file_path: str) -> str:
+    """The last part of the title prefix AVA derives from a test file (its ``prefixTitle``: without the
+    extension, ``.spec`` / ``.test`` and ``test-``): ``test/users.test.js`` → ``users``."""
+    stem = file_path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    return stem.replace(".spec", "", 1).replace(".test", "", 1).replace("test-", "")
+
+
+def ava_argv(test_name: str, file_path: str | None) -> Argv | None:
+    """``npx ava <file> --match=<title>``: AVA matches the whole title (not the ``file ›`` prefix it prints
+    before it when several files ran); ``*`` is its wildcard and a leading ``!`` negates, neither escapable:
+    such a title gives None, as does a prefixed id whose file is not known. A file that crashed: the file."""
+    if file_path and (test_name == file_path or file_path.endswith("/" + test_name)):
+        return ["npx", "ava", _path(file_path)]
+    title = test_name
+    if " › " in test_name:
+        prefix, title = test_name.rsplit(" › ", 1)
+        if not file_path or prefix.rsplit(" › ", 1)[-1] != _ava_prefix(file_path):
+            return None
+    if not title or "*" in title or title.startswith("!"):
+        return None
+    return ["npx", "ava", *([_path(file_path)] if file_path else []), "--match=" + title]
+
+
+def bun_argv(test_name: str, suite: str | None, file_path: str | None) -> Argv:
+    """``bun test <file> -t '^Suite name$'``: bun matches the regular expression against the test's full name,
+    its ancestors' names and its own joined by spaces (the ids print them joined by `` > ``)."""
+    target = suite or file_path
+    full = " ".join(part.strip() for part in test_name.split(" > "))
+    return ["bun", "test", *([_path(target)] if target else []), "-t", "^" + _rx(full) + "$"]
+
+
+def deno_argv(test_name: str, file_path: str | None) -> Argv:
+    """``deno test <file> --filter=/^name$/``: a filter between slashes is a regular expression over the names
+    of the top-level tests; a step (``parent ... step``) runs with its parent. The job's permission flags
+    (``-A``, ``--allow-read``) are not in the log: add them if the test needs them."""
+    top = test_name.split(" ... ", 1)[0]
+    return ["deno", "test", *([_path(file_path)] if file_path else []), "--filter=/^" + _rx(top) + "$/"]
+
+
 def reproduce_argv(runner: str, test_name: str, *, suite: str | None = None, file_path: str | None = None,
                    runners: Iterable[str] = ()) -> Argv | None:
     """The argv that reruns one failed test locally, or None when no exact command exists."""
@@ -310,7 +349,13 @@ def reproduce_argv(runner: str, test_name: str, *, suite: str | None = None, fil
         return sbt_argv(name, suite, runners)
     if runner == "kotest":
         return kotest_argv(suite)
-    return None
+    if runner == "ava":
+        return ava_argv(name, file_path)
+    if runner == "bun":
+        return bun_argv(name, suite, file_path)
+    if runner == "deno":
+        return deno_argv(name, file_path)
+    return None  # karma: no command line filter selects one spec (karma-jasmine's --grep needs `karma run`)
 
 
 def reproduce_command(runner: str, test_name: str, *, suite: str | None = None, file_path: str | None = None,

@@ -49,11 +49,12 @@ pieces = st.sampled_from(["$(", ")", "`", "'", '"', ";", "&&", "|", "\\", "-", "
 untrusted = st.one_of(hostile, st.text(max_size=60), st.lists(pieces, max_size=12).map("".join))
 RUNNERS = ["pytest", "unittest", "go", "jest", "vitest", "mocha", "cargo", "nextest", "rspec", "phpunit", "dotnet",
            "gradle", "maven", "junit", "googletest", "xctest", "playwright", "exunit", "tap", "swift-testing", "dart",
-           "minitest", "stestr", "catch2", "cypress", "ctest", "sbt", "kotest", "", "unknown"]
+           "minitest", "stestr", "catch2", "cypress", "ctest", "sbt", "kotest", "karma", "ava", "bun", "deno", "",
+           "unknown"]
 FLAGS = {"-run", "-t", "-E", "--exact", "--", "--lib", "--bins", "--test", "--filter", "--tests", "-k", "-m",
          "--example"}
 VALUE_FLAGS = ("--grep=", "--example=", "--filter=", "-Dtest=", "FullyQualifiedName=", "--project=", "--only=test:",
-               "--test-name-pattern=", "--plain-name=", "--name=")
+               "--test-name-pattern=", "--plain-name=", "--name=", "--match=")
 FLAGS |= {"--test", "-Itest", "--output-on-failure", "-R"}
 
 
@@ -89,6 +90,11 @@ def test_reproduction_commands_are_plain_data(runner: str, name: str, suite: str
         assert len(argv) == 2 and argv[1].startswith("testOnly "), command
         if " -- -z " in argv[1]:
             assert argv[1].endswith(f' -- -z "{name.strip()}"') and '"' not in name and "\\" not in name, command
+    if runner == "bun":  # bun's -t is matched against the titles joined by spaces (ids join them by " > ")
+        assert re.fullmatch(argv[-1], " ".join(p.strip() for p in name.strip().split(" > "))), command
+    if runner == "deno":  # a /regex/ filter over the top-level test's name
+        pattern = argv[-1][len("--filter=/"):-1]
+        assert re.fullmatch(pattern, name.strip().split(" ... ", 1)[0]), command
 
 
 def _parser_runners() -> set[str]:

@@ -27,7 +27,11 @@ from .dart_test import DartTestParser
 from .dotnet import DotnetParser
 from .exunit import ExUnitParser
 from .go_test import GoParser
+from .js_ava import AvaParser
+from .js_bun import BunParser
+from .js_deno import DenoParser
 from .js_jest import JestParser
+from .js_karma import KarmaParser
 from .js_mocha import CypressParser, MochaParser
 from .js_playwright import PlaywrightParser
 from .js_vitest import VitestParser
@@ -77,6 +81,10 @@ PARSER_CLASSES: tuple[type[BaseParser], ...] = (
     CTestParser,
     SbtParser,
     KotestParser,
+    KarmaParser,
+    AvaParser,
+    BunParser,
+    DenoParser,
 )
 HINTS = ("auto", *RUNNERS)
 # Lines longer than this are cut to it before anything reads them: every pattern then costs a bounded
@@ -379,6 +387,8 @@ def parse_log(
     flaky = [name for p in parsers if isinstance(p, PytestParser) for name in p.reruns if name not in failed]
     flaky += [key.split(" ", 1)[-1] for p in parsers if isinstance(p, NextestParser) for key in p.ok]
     flaky += [name for p in parsers if isinstance(p, PlaywrightParser) for name in p.flaky_names]
+    flaky += [name for p in parsers if isinstance(p, CypressParser) for name in p.flaky_names]
+    flaky += [name for p in parsers if isinstance(p, JestParser) for name in p.flaky_names()]
     detected = sorted((p for p in parsers if p.first_seen is not None), key=lambda p: p.first_seen or 0)
     counted = [p for p in detected if p.passed is not None or p.failed is not None]
     return ParsedLog(

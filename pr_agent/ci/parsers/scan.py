@@ -37,7 +37,7 @@ from ..logs import _ANSI_RE, _BOM, _CARET_ANSI_RE, _TS_RE, clean_line, strip_gh_
 # Line starts that matter although they contain none of the prefilter's words (go -json events too).
 PREFIXES = ("##[", "====", "Ran ", "OK (", "ok  \t", "     Running ", "   Doc-tests", "Total tests", "panic: ",
             "[  PASSED  ] ")
-_WIDE = ("●", "✕", "×", "✖", "›", "✘", "\U00100884")
+_WIDE = ("●", "✕", "×", "✖", "›", "✘", "✗", "\U00100884")
 _STR_BATCH = 4096  # str lines per block
 _END = object()
 
@@ -86,7 +86,7 @@ def prefiltered(s: str) -> bool:
         or "Searched:" in s
         or "***" in s
         or (not s.isascii() and ("●" in s or "✕" in s or "×" in s or "✖" in s or "›" in s or "✘" in s
-                                 or "\U00100884" in s))
+                                 or "✗" in s or "\U00100884" in s))
     )
 
 

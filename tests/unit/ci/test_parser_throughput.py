@@ -46,7 +46,12 @@ MORE_CONTEXTS = ["[ RUN      ] A.B\nx_test.cc:3: Failure", "--- FAIL: TestX (0.0
                  "Failed 1 tests - output below:\na.b.C.test_d\n---\nCaptured traceback:",
                  "1/2 Test #1: a ....***Failed    0.01 sec", "The following tests FAILED:",
                  "[info] S:\n[info] A\n[info] - should t *** FAILED *** (1 millisecond)", "[error] Failed tests:",
-                 "A > b FAILED\n    io.kotest.assertions.AssertionFailedError: x"]
+                 "A > b FAILED\n    io.kotest.assertions.AssertionFailedError: x",
+                 # Karma, AVA, bun, deno, Cypress's attempts
+                 "Chrome 1.0 (Linux) S t FAILED\n\tError: x", "  ✘ [fail]: a › b\n  ─\n\n  a › b\n  a.js:1",
+                 "bun test v1.1\na.test.ts:\nerror: x\n(fail) A > b [1ms]",
+                 " ERRORS \n\na => ./a_test.ts:1:2\nerror: x",
+                 "  Running:  a.cy.js  (1 of 1)\n\n  S\n    (Attempt 1 of 2) t"]
 # Of the ordinary log's MB/s. The goal is 0.32 (20 MB/s where the ordinary log runs at the 62.9 MB/s bench
 # measures for its 200 MB log, docs/benchmarks.md figure 3); the slowest shapes measure 0.23-0.41 on a
 # loaded 2-core machine (2026-12-02, load 3-11: stestr's captured section 0.234, go's testify block 0.244,
