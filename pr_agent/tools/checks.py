@@ -232,25 +232,35 @@ def _scope(ref: Any, detail: str, history: bool) -> dict[str, Any]:
 
 
 def _look(ctx: Context, ref: Any, params: GetFailingTestsInput, wait: bool, history: bool) -> Any:
-    """Watch CI, then read the failed runs' test-report artifacts and (concurrently) their history."""
+    """Watch CI; the failed runs' test-report artifacts and history are read as soon as a rollup page names
+    the run (:mod:`pr_agent.ci.prefetch`) when the answer comes from one look or the first failure, else
+    after the watch; both are merged once it is done."""
     from pr_agent.ci import history as hist
     from pr_agent.ci.artifacts import apply_reports
+    from pr_agent.ci.prefetch import Prefetch
     from pr_agent.ci.watch import watch
 
-    out = watch(ctx, ref, wait=wait, bail_on_first=bool(params.bail_on_first),
-                timeout_s=float(params.timeout_seconds or DEFAULT_TIMEOUT_S))
-    snap = out.snapshot
-    with ctx.gh.pool(1) as pool:
-        gathered = pool.submit(hist.gather, ctx, ref, out.analyses, snap.base_ref, snap.head_sha) if history else None
-        apply_reports(ctx, ref, out.analyses, snap.rollup.checks)
-        if gathered is not None:
-            try:
-                found = gathered.result()
-            except PrAgentError as err:  # the verdicts are extra: GitHub failing them never fails the answer
-                if err.code == "cancelled":
-                    raise
-                found = hist.Gathered(base=snap.base_ref, error=err.code)
-            hist.assign(out.analyses, found)
+    bail = bool(params.bail_on_first)
+    pre = Prefetch(ctx, ref, history=history) if not wait or bail else None
+    try:
+        out = watch(ctx, ref, wait=wait, bail_on_first=bail,
+                    timeout_s=float(params.timeout_seconds or DEFAULT_TIMEOUT_S), prefetch=pre)
+        snap = out.snapshot
+        with ctx.gh.pool(1) as pool:
+            gathered = pool.submit(hist.gather, ctx, ref, out.analyses, snap.base_ref, snap.head_sha, pre) \
+                if history else None
+            apply_reports(ctx, ref, out.analyses, snap.rollup.checks, pre)
+            if gathered is not None:
+                try:
+                    found = gathered.result()
+                except PrAgentError as err:  # the verdicts are extra: GitHub failing them never fails the answer
+                    if err.code == "cancelled":
+                        raise
+                    found = hist.Gathered(base=snap.base_ref, error=err.code)
+                hist.assign(out.analyses, found)
+    finally:
+        if pre is not None:
+            pre.close()
     return out
 
 
@@ -265,7 +275,7 @@ def handle(ctx: Context, params: GetFailingTestsInput) -> GetFailingTestsOutput:
     cursor = read_cursor(params.cursor, NAME, scope) if params.cursor else None
     after = cursor.position if cursor else None
     wait = bool(params.wait) and after is None
-    held = fetch_or_reuse(ctx, NAME, {**scope, "pr": pr_key(ref)}, cursor and cursor.snapshot, [ref],
+    held = fetch_or_reuse(ctx.snapshots, NAME, {**scope, "pr": pr_key(ref)}, cursor and cursor.snapshot, [ref],
                           lambda: _look(ctx, ref, params, wait, history))
     out = held.value  # shared with other pages when it is a snapshot: read it, never change it
     if held.from_snapshot:  # a later page is one look at the snapshot's CI state, as a re-fetch would be

@@ -53,8 +53,8 @@ class FindUnresolvedCommentsInput(InputModel):
         "chronological", "Order of the comments: chronological, by_file (path, then line) or by_author.")
     parse_review_bodies: bool | None = stored(
         True, "Split AI-reviewer review bodies (CodeRabbit, Copilot, Gemini, Codex, Sourcery, Qodo, CodeAnt, "
-        "Greptile, Bugbot, cubic, Bito) into one item per actionable finding with file/line context; false keeps "
-        "each body whole.")
+        "Greptile, Bugbot, cubic, Bito, Ellipsis; any other bot by common finding markup, low confidence) into "
+        "one item per actionable finding with file/line context; false keeps each body whole.")
     detail: Literal["concise", "full"] = Field(
         "concise", description="concise: what an agent needs to act. full: adds diff hunks, reactions, "
         "update times, thread positions and reply links. Omitted means concise.")
@@ -376,7 +376,7 @@ def handle(ctx: Context, params: FindUnresolvedCommentsInput) -> FindUnresolvedC
         waited.append(res)
         return res.feedback
 
-    held = fetch_or_reuse(ctx, NAME, {**scope, "pr": pr_key(ref), "full": full}, cursor and cursor.snapshot,
+    held = fetch_or_reuse(ctx.snapshots, NAME, {**scope, "pr": pr_key(ref), "full": full}, cursor and cursor.snapshot,
                           [ref], fetch)
     feedback = held.value  # shared with other pages when it is a snapshot: read it, never change it
     items, skipped_resolved, body_stats = build_items(feedback, ref, full=params.detail == "full",

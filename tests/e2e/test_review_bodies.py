@@ -111,3 +111,39 @@ def test_who_spoke_last_and_the_resolve_policy(agent) -> None:
     assert bot_last["ok"] and bot_last["last_speaker"]["is_bot"] is True
     a.cli("config", "set", "resolve_review_thread.when_reviewer_spoke_last", "resolve")
     assert a.json("resolve", "acme/widgets#7", "--thread", "PRRT_hostile")["ok"] is True
+
+
+UNKNOWN_BOT_BODY = """**2 issues found**
+
+<details>
+<summary>src/db/pool.go:88-91 · <b>High</b> · Connection leak on early return</summary>
+
+The early `return err` skips `conn.Release()`.
+
+```suggestion
+defer conn.Release()
+```
+</details>
+
+## Walkthrough
+
+- `src/db/pool.go`: added pooling
+"""
+
+
+def test_unknown_bot_body_and_inline_comment_yield_low_confidence_findings(agent) -> None:
+    inline = thread("PRRT_newbot", "src/db/query.go", 12, [
+        comment(5101, "fresh-reviewer", "💡 **MEDIUM**: The error string says \"conection\".", 1,
+                association="NONE")])
+    w = world(pr(12, [inline], reviews=[{"id": 6101, "author": "fresh-reviewer", "state": "COMMENTED",
+                                         "body": UNKNOWN_BOT_BODY, "submitted_at": _ts(2)}]))
+    w["users"]["fresh-reviewer"] = {"type": "Bot"}
+    out = agent(w).json("comments", "acme/widgets#12", "--detail", "full")
+    found = [c for c in out["comments"] if c.get("source") == "review_body" and c.get("fingerprint")]
+    assert [(c["file_path"], c["line_number"], c["severity_level"]) for c in found] == [
+        ("src/db/pool.go", 91, "major")]
+    assert found[0]["suggestion"] == "defer conn.Release()" and "Connection leak" in found[0]["title"]
+    whole = [c for c in out["comments"] if c.get("parse_notes")]
+    assert whole and "low confidence" in whole[0]["parse_notes"][0]  # the body stays readable as a whole
+    item = next(c for c in out["comments"] if c.get("thread_id") == "PRRT_newbot")
+    assert item["severity_level"] == "minor" and item["title"].startswith("The error string")
