@@ -20,7 +20,7 @@ from pr_agent import __version__, cli_table
 from pr_agent.clierrors import JsonUsageCommand, _print_json, run_guarded
 
 if TYPE_CHECKING:
-    from pr_agent.registry import Tool
+    from pr_agent.tooldef import Tool
 
 EXIT_CODES_HELP = (
     "Exit codes: 0 success; 1 a negative answer; 2 invalid arguments or PR reference; 3 error (not found, "
@@ -42,7 +42,7 @@ def _bare(annotation: Any) -> Any:
 def _option(tool: Tool, name: str, info: Any) -> click.Parameter:
     flag = tool.cli_options.get(name, "--" + name.replace("_", "-"))
     ann = _bare(info.annotation)
-    from pr_agent.registry import STORED_PHRASE
+    from pr_agent.tooldef import STORED_PHRASE
 
     help_text = (info.description or "").replace(STORED_PHRASE + ",", STORED_PHRASE + " (gh pr-agent config),")
     if ann is bool:
@@ -98,7 +98,7 @@ def tool_command(tool: Tool) -> click.Command:
 
     def callback(repo_override: str | None, as_json: bool, **values: Any) -> None:
         from pr_agent.context import Context
-        from pr_agent.registry import run_tool
+        from pr_agent.dispatch import run_tool
 
         extras = [(x, values.pop(x.dest)) for x in tool.cli_extra]
         arguments = {k: (list(v) if isinstance(v, tuple) else v) for k, v in values.items()

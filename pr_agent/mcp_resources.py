@@ -27,7 +27,7 @@ from mcp.shared.exceptions import MCPError
 
 from pr_agent.context import Context
 from pr_agent.errors import PrAgentError
-from pr_agent.registry import Tool
+from pr_agent.tooldef import Tool
 from pr_agent.wire_schema import OUTPUT_SCHEMA_URI
 
 SCHEMA_PREFIX = OUTPUT_SCHEMA_URI.split("{", 1)[0]

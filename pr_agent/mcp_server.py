@@ -26,13 +26,15 @@ from mcp.shared.exceptions import MCPError
 
 from pr_agent import __version__, surface
 from pr_agent.context import MCP_WAIT_LIMIT_S, Context
+from pr_agent.dispatch import run_tool
 from pr_agent.error_catalogue import catalogue, tool_meta
 from pr_agent.errors import PrAgentError
 from pr_agent.mcp_resources import Resources
 from pr_agent.mcp_stdio import Calls, quiet_exit_hook, serve_stdio
-from pr_agent.registry import Tool, all_tools, run_tool
+from pr_agent.registry import all_tools
 from pr_agent.snapshots import SnapshotStore, pr_key
 from pr_agent.textsafe import terminal_safe
+from pr_agent.tooldef import Tool
 
 CAPABILITIES_URI = "pr-agent://capabilities"
 TOOL_THREADS = 256  # tool calls' own worker threads (a long wait holds one), apart from the transport's

@@ -30,7 +30,7 @@ from pr_agent.shellcmd import command
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from pr_agent.registry import Tool
+    from pr_agent.tooldef import Tool
 
 FILENAME = "preferences.json"
 

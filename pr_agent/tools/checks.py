@@ -11,8 +11,8 @@ from pr_agent import surface
 from pr_agent.context import MCP_WAIT_LIMIT_S, Context
 from pr_agent.errors import EXIT_FAILURE, EXIT_NOTHING, EXIT_OK, EXIT_PENDING, PrAgentError
 from pr_agent.paging import encode_cursor, read_cursor
-from pr_agent.registry import Annotations, CliExtra, InputModel, OutputModel, Tool, register, stored
 from pr_agent.snapshots import AS_OF_DESCRIPTION, FROM_SNAPSHOT_DESCRIPTION, fetch_or_reuse, pr_key
+from pr_agent.tooldef import Annotations, CliExtra, InputModel, OutputModel, Tool, register, stored
 from pr_agent.tools.checks_view import render, show_job_log
 from pr_agent.tools.comments import PR_FIELD_DESCRIPTION
 

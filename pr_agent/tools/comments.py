@@ -14,7 +14,6 @@ from pr_agent.errors import PrAgentError
 from pr_agent.iostreams import colors
 from pr_agent.paging import encode_cursor, read_cursor
 from pr_agent.refs import PRRef
-from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register, stored
 from pr_agent.review import commands, coverage_wait
 from pr_agent.review.authors import normalize_login
 from pr_agent.review.coverage import STATUSES, describe
@@ -22,6 +21,7 @@ from pr_agent.review.feedback import RESOLVE_CONDITIONS, build_items, mark_chang
 from pr_agent.review.fetch import Feedback, fetch_feedback
 from pr_agent.snapshots import AS_OF_DESCRIPTION, FROM_SNAPSHOT_DESCRIPTION, fetch_or_reuse, pr_key
 from pr_agent.textsafe import one_line, terminal_field
+from pr_agent.tooldef import Annotations, InputModel, OutputModel, Tool, register, stored
 from pr_agent.tools import comments_budget as budget
 
 NAME = "find_unresolved_comments"

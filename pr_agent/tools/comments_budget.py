@@ -23,8 +23,8 @@ from typing import Any
 from pydantic import Field
 
 from pr_agent import surface
-from pr_agent.registry import OutputModel
 from pr_agent.review.commands import REPLY_NEEDS_INPUT
+from pr_agent.tooldef import OutputModel
 
 KEEP_REPLIES = 2
 REPLY_BODY_CHARS = 300

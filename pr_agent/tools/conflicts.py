@@ -16,10 +16,10 @@ from pr_agent.merge.conflicts import ConflictType
 from pr_agent.merge.github import graphql_pr, poll_mergeable
 from pr_agent.merge.local import LocalResult, analyze, open_clone
 from pr_agent.refs import PRRef
-from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register
 from pr_agent.shellcmd import chain, command, comment
 from pr_agent.stack.shell import ref_format_problem
 from pr_agent.textsafe import terminal_field, terminal_safe
+from pr_agent.tooldef import Annotations, InputModel, OutputModel, Tool, register
 from pr_agent.tools.comments import PR_FIELD_DESCRIPTION
 
 NAME = "detect_merge_conflicts"

@@ -11,8 +11,8 @@ from pr_agent.errors import EXIT_FAILURE, EXIT_OK, EXIT_PENDING
 from pr_agent.iostreams import colors
 from pr_agent.merge.github import fetch_readiness
 from pr_agent.merge.readiness import assess
-from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register
 from pr_agent.textsafe import REPOSITORY_NOTICE, terminal_field
+from pr_agent.tooldef import Annotations, InputModel, OutputModel, Tool, register
 from pr_agent.tools.comments import PR_FIELD_DESCRIPTION
 
 NAME = "check_merge_readiness"

@@ -10,12 +10,12 @@ from pr_agent import surface
 from pr_agent.context import Context
 from pr_agent.errors import PrAgentError, tool_repair
 from pr_agent.iostreams import colors
-from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register
 from pr_agent.stack.analysis import Options, analyze
 from pr_agent.stack.discovery import find_upstream
 from pr_agent.stack.fetch import StackSource
 from pr_agent.stack.model import Pull
 from pr_agent.textsafe import REPOSITORY_NOTICE, terminal_field, terminal_safe
+from pr_agent.tooldef import Annotations, InputModel, OutputModel, Tool, register
 from pr_agent.tools.comments import PR_FIELD_DESCRIPTION
 from pr_agent.tools.stack import BRANCH_PATTERN, PR_FORMS, same_repo
 

@@ -14,11 +14,11 @@ from pr_agent.errors import PrAgentError, command_repair, tool_repair
 from pr_agent.iostreams import colors
 from pr_agent.queries import load_query
 from pr_agent.refs import PRRef
-from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register, stored
 from pr_agent.review import commands
 from pr_agent.review.authors import is_bot, normalize_login
 from pr_agent.review.fetch import pr_not_found
 from pr_agent.textsafe import REPOSITORY_NOTICE
+from pr_agent.tooldef import Annotations, InputModel, OutputModel, Tool, register, stored
 from pr_agent.tools.comments import PR_FIELD_DESCRIPTION
 
 NAME = "resolve_review_thread"

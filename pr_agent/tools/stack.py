@@ -12,11 +12,11 @@ from pr_agent.errors import PrAgentError
 from pr_agent.iostreams import colors
 from pr_agent.paging import decode_cursor, encode_cursor
 from pr_agent.refs import PRRef
-from pr_agent.registry import Annotations, InputModel, OutputModel, Tool, register, stored
 from pr_agent.stack.analysis import Analysis, Options, analyze
 from pr_agent.stack.fetch import StackSource
 from pr_agent.stack.plan import Step
 from pr_agent.textsafe import REPOSITORY_NOTICE, terminal_field, terminal_safe
+from pr_agent.tooldef import Annotations, InputModel, OutputModel, Tool, register, stored
 
 NAME = "manage_stacked_prs"
 PAGE_SIZE = 50

@@ -15,13 +15,7 @@ PACKAGE = ROOT / "pr_agent"
 
 # cycles still to split, each with why it is still there (remove the entry when it is gone: the test fails on
 # an entry that is no longer a cycle, so the list only shrinks)
-KNOWN_CYCLES: list[frozenset[str]] = [
-    # the tool modules import the registry's Tool/register; the registry loads the tool modules and applies
-    # preferences, which validate values against the tools' models
-    frozenset({"pr_agent.prefs", "pr_agent.registry", "pr_agent.tools", "pr_agent.tools.checks",
-               "pr_agent.tools.comments", "pr_agent.tools.comments_budget", "pr_agent.tools.conflicts",
-               "pr_agent.tools.ready", "pr_agent.tools.rebase", "pr_agent.tools.resolve", "pr_agent.tools.stack"}),
-]
+KNOWN_CYCLES: list[frozenset[str]] = []
 
 
 def module_graph(package: Path = PACKAGE) -> dict[str, set[str]]:

@@ -71,7 +71,7 @@ def test_corrupt_file_fails_tool_calls_too(tmp_path: Path) -> None:
     path = tmp_path / "cfg" / "preferences.json"
     path.parent.mkdir()
     path.write_text("[1]", encoding="utf-8")
-    from pr_agent.registry import run_tool
+    from pr_agent.dispatch import run_tool
 
     with pytest.raises(PrAgentError) as exc:
         run_tool(all_tools()["find_unresolved_comments"], Context(env=env(tmp_path)), {"pr": "a/b#1"})

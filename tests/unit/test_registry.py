@@ -11,8 +11,9 @@ import pytest
 
 from pr_agent import surface
 from pr_agent.context import Context
+from pr_agent.dispatch import run_tool
 from pr_agent.errors import CODES, PrAgentError
-from pr_agent.registry import all_tools, run_tool
+from pr_agent.registry import all_tools
 from tests.snapshots import render_snapshot
 
 SNAPSHOTS = Path(__file__).resolve().parent.parent / "snapshots" / "tools"
