@@ -25,9 +25,10 @@ SELECTION = Path(__file__).resolve().with_name("selection.json")
 UNIT = "tests/unit/"
 TARGET = 95.0  # percent of the full suite's executed lines
 MARGIN = 0.7  # chosen a little above the target, so small code changes do not drop it below
-# The end-to-end items' summed run time, as measured under coverage (~2x a plain run): at 2 workers ~15 s of the
-# quick run's wall time, beside tests/unit's ~25 s on a quiet 2-core machine. Items that do not fit are skipped.
-E2E_BUDGET_S = 60.0
+# The end-to-end items' summed run time, as measured under coverage: the recorded 53 items measure 277 s so (on the
+# shared machine) and ran in ~68 s wall at 2 workers on the quiet one, so 120 s here is ~30 s of the quick run's
+# wall time, beside tests/unit's ~25 s. Items that do not fit are skipped.
+E2E_BUDGET_S = 120.0
 STARTUP_S = 0.5  # every item's start-up, beyond its measured duration
 
 
