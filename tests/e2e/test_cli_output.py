@@ -137,8 +137,8 @@ def test_json_is_indented_where_gh_indents_it(a: Agent) -> None:
     missing = a.cli("checks", "acme/widgets#404", "--json", env={**base, "GH_FORCE_TTY": "1"})
     assert missing.returncode == 3 and missing.stdout.startswith('{\n  "error"'), missing.stdout[:80]
 
-    jq = ["checks", "acme/widgets#7", "--jq", ".checks[0] | {name, bucket}"]
-    assert a.cli(*jq, env=base).stdout == '{"name":"CI / pytest","bucket":"failed"}\n'
+    jq = ["checks", "acme/widgets#7", "--jq", ".checks[] | select(.bucket == \"pending\") | {name, bucket}"]
+    assert a.cli(*jq, env=base).stdout == '{"name":"CI / e2e","bucket":"pending"}\n'
     assert a.cli(*jq, env={**base, "GH_FORCE_TTY": "1"}).stdout == \
-        '{\n  "name": "CI / pytest",\n  "bucket": "failed"\n}\n'
-    assert a.cli(*jq, env={**base, "CLICOLOR_FORCE": "1"}).stdout == '{"name":"CI / pytest","bucket":"failed"}\n'
+        '{\n  "name": "CI / e2e",\n  "bucket": "pending"\n}\n'
+    assert a.cli(*jq, env={**base, "CLICOLOR_FORCE": "1"}).stdout == '{"name":"CI / e2e","bucket":"pending"}\n'
