@@ -74,13 +74,15 @@ OUTPUT_NOTES = """## Output: text, colour, `--json`, `--jq`
   (cli/cli `pkg/iostreams`): colour when stdout is a terminal, or when `GH_FORCE_TTY` is set; never with
   `NO_COLOR` set to any non-empty value or `CLICOLOR=0`; always with `CLICOLOR_FORCE` set to anything but `0`
   (which, as in gh, wins over `NO_COLOR`). Piped or redirected output is plain.
-- **`--json`** prints the tool's structured output (the MCP `structuredContent`), indented on a terminal; every
-  failure, usage errors included, is then an `{"error": …}` envelope on stdout. JSON is never coloured.
+- **`--json`** prints the tool's structured output (the MCP `structuredContent`); every failure, usage errors
+  included, is then an `{"error": …}` envelope on stdout. It is indented where gh indents its own `--json`
+  (cli/cli `pkg/cmdutil/json_flags.go`: where colour would be on, so on a terminal or with `GH_FORCE_TTY`, not with
+  `NO_COLOR`, and with `CLICOLOR_FORCE` even in a pipe), compact otherwise. JSON is never coloured: it is data.
 - **`-q/--jq EXPR`** is taken wherever `--json` is, implies it, and filters the output like gh's `--jq`: each
   result on its own line, a string raw, `null` as an empty line, an integral number without decimals and
-  another with two, arrays and objects as compact JSON (indented on a terminal). An invalid expression, or one
-  that fails on the output, is a usage error (`invalid_arguments`, field `--jq`, exit 2); an error envelope is
-  never filtered (gh does not filter an error either). The exit code is the command's own.
+  another with two, arrays and objects as compact JSON (indented on a terminal or with `GH_FORCE_TTY`, as gh).
+  An invalid expression, or one that fails on the output, is a usage error (`invalid_arguments`, field `--jq`,
+  exit 2); an error envelope is never filtered (gh does not filter an error either). The exit code is the command's own.
   Why libjq: gh's jq is built into gh and reachable only through `gh api` and gh's own `--json` commands, so it
   cannot filter our output; a `jq` program is often not installed (gh users need none). The `jq` package from
   PyPI is the standard Python binding of libjq, the reference jq, with binary wheels for Linux, macOS and

@@ -20,12 +20,31 @@ RESET = "\x1b[0m"
 RED, GREEN, YELLOW, DIM, BOLD = "\x1b[31m", "\x1b[32m", "\x1b[33m", "\x1b[2m", "\x1b[1m"
 
 
+def stdout_terminal(env: Mapping[str, str], stdout_is_tty: bool) -> bool:
+    """gh's IsStdoutTTY(): stdout is a terminal, or ``GH_FORCE_TTY`` is set to any non-empty value."""
+    return stdout_is_tty or env.get("GH_FORCE_TTY", "") != ""
+
+
 def color_enabled(env: Mapping[str, str], stdout_is_tty: bool) -> bool:
-    """gh's rule: EnvColorForced() || (!EnvColorDisabled() && stdout is a terminal)."""
+    """gh's rule: EnvColorForced() || (!EnvColorDisabled() && IsStdoutTTY())."""
     forced = env.get("CLICOLOR_FORCE", "") not in ("", "0")
     disabled = env.get("NO_COLOR", "") != "" or env.get("CLICOLOR") == "0"
-    terminal = stdout_is_tty or env.get("GH_FORCE_TTY", "") != ""
-    return forced or (not disabled and terminal)
+    return forced or (not disabled and stdout_terminal(env, stdout_is_tty))
+
+
+def json_layout(env: Mapping[str, str] | None = None, stdout: TextIO | None = None) -> tuple[bool, bool]:
+    """How ``--json`` output is laid out, as gh's JSON exporter (cli/cli pkg/cmdutil/json_flags.go) decides it:
+    (indent the whole document, the ``--jq`` results are for a terminal). gh indents ``--json`` when colour is
+    enabled (a terminal or ``GH_FORCE_TTY``, unless ``NO_COLOR``/``CLICOLOR=0``; ``CLICOLOR_FORCE`` even in a
+    pipe) and ``--jq`` results when stdout is a terminal or ``GH_FORCE_TTY`` is set. Unlike gh, the JSON itself
+    is never coloured: it is data an agent parses."""
+    env = os.environ if env is None else env
+    out = stdout or sys.stdout
+    try:
+        tty = out.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    return color_enabled(env, tty), stdout_terminal(env, tty)
 
 
 class ColorScheme:

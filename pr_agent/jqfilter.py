@@ -5,8 +5,8 @@ wheels with libjq inside for Linux, macOS and Windows, so no ``jq`` program is n
 ``--jq`` is built in). gh itself cannot be used: its ``--jq`` exists only on ``gh api`` and the commands that
 fetch their own data. Output follows gh (pkg/jq): a string prints raw, null as an empty line, true/false as
 words, an integral number without decimals and any other number with two; arrays and objects as compact JSON
-(indented on a terminal, where a raw string's control characters are escaped). An invalid expression, or one
-that fails on this output, is a usage error (``invalid_arguments``, exit 2) naming ``--jq``.
+(indented on a terminal or with GH_FORCE_TTY, where a raw string's control characters are escaped). An invalid
+expression, or one that fails on this output, is a usage error (``invalid_arguments``, exit 2) naming ``--jq``.
 """
 
 from __future__ import annotations

@@ -110,3 +110,35 @@ def test_jq_filters_a_tool_commands_output_like_gh(a: Agent) -> None:
     assert bad.returncode == 2 and orjson.loads(bad.stdout)["error"]["details"]["field"] == "--jq", bad.stdout
     missing = a.cli("checks", "acme/widgets#404", "--jq", ".status")  # an error is never filtered (as gh)
     assert missing.returncode == 3 and orjson.loads(missing.stdout)["error"]["code"] == "pr_not_found"
+
+
+def test_json_is_indented_where_gh_indents_it(a: Agent) -> None:
+    """gh's JSON exporter (cli/cli pkg/cmdutil/json_flags.go): `--json` is indented when colour is on (a terminal,
+    or GH_FORCE_TTY; not with NO_COLOR; CLICOLOR_FORCE even in a pipe), `--jq` results when stdout is a terminal
+    or GH_FORCE_TTY is set. Our JSON is never coloured."""
+    args = ["checks", "acme/widgets#7", "--json"]
+    base = {k: v for k, v in a.env().items() if k not in ("NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "GH_FORCE_TTY")}
+    compact = a.cli(*args, env=base)
+    assert compact.returncode == 1 and compact.stdout.startswith('{"') and compact.stdout.count("\n") == 1
+
+    def data(text: str) -> dict[str, Any]:
+        return {k: v for k, v in orjson.loads(text).items() if k != "as_of"}  # the same answer, a later moment
+
+    document = data(compact.stdout)
+    for env in ({**base, "GH_FORCE_TTY": "1"}, {**base, "GH_FORCE_TTY": "100%"}, {**base, "CLICOLOR_FORCE": "1"}):
+        forced = a.cli(*args, env=env)
+        assert forced.stdout.startswith('{\n  "') and "\x1b" not in forced.stdout, (env, forced.stdout[:80])
+        assert data(forced.stdout) == document
+    code, tty = on_terminal(args, base, a.home)
+    assert code == 1 and tty.startswith('{\n  "') and data(tty) == document, tty[:80]
+    code, tty = on_terminal(args, {**base, "NO_COLOR": "1"}, a.home)  # as gh: no colour, no indentation
+    assert code == 1 and tty.startswith('{"') and data(tty) == document, tty[:80]
+    # an error envelope follows the same rule
+    missing = a.cli("checks", "acme/widgets#404", "--json", env={**base, "GH_FORCE_TTY": "1"})
+    assert missing.returncode == 3 and missing.stdout.startswith('{\n  "error"'), missing.stdout[:80]
+
+    jq = ["checks", "acme/widgets#7", "--jq", ".checks[] | select(.bucket == \"pending\") | {name, bucket}"]
+    assert a.cli(*jq, env=base).stdout == '{"name":"CI / e2e","bucket":"pending"}\n'
+    assert a.cli(*jq, env={**base, "GH_FORCE_TTY": "1"}).stdout == \
+        '{\n  "name": "CI / e2e",\n  "bucket": "pending"\n}\n'
+    assert a.cli(*jq, env={**base, "CLICOLOR_FORCE": "1"}).stdout == '{"name":"CI / e2e","bucket":"pending"}\n'

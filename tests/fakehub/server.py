@@ -2,7 +2,8 @@
 
 gh, run with ``hub.env`` (GH_HOST=github.localhost plus HTTP(S)_PROXY pointing here), sends absolute-form
 requests such as ``GET http://api.github.localhost/repos/o/r``. Origin-form paths and the GHES prefixes
-``/api/v3`` and ``/api/graphql`` are accepted too. CONNECT (what gh does for https://github.com) gets 403.
+``/api/v3`` and ``/api/graphql`` are accepted too. CONNECT (what gh does for an https host such as github.com or
+another GH_HOST) gets 403 with a reason phrase that names the host and what fakehub serves.
 """
 
 from __future__ import annotations
@@ -109,6 +110,15 @@ class Server(ThreadingHTTPServer):
                 conn.shutdown(socket.SHUT_RDWR)
 
 
+SERVED = "http://api.github.localhost (gh with GH_HOST=github.localhost, as in the environment fakehub prints)"
+
+
+def refused_tunnel_reason(target: str) -> str:
+    """The reason phrase of a refused CONNECT: one line of visible ASCII (an HTTP status line), naming the host."""
+    host = "".join(c if 32 < ord(c) < 127 else "?" for c in target[:200]) or "(no host)"
+    return f"fakehub does not serve {host}: it serves only {SERVED}"
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server: Server
@@ -120,8 +130,13 @@ class Handler(BaseHTTPRequestHandler):
             super().log_message(format, *args)
 
     def do_CONNECT(self) -> None:
+        """gh asks the proxy for a tunnel to any https host: a host other than fakehub's (GH_HOST unset or another,
+        ``--hostname github.com``, telemetry). Go's transport reports a refused CONNECT by its reason phrase alone
+        (net/http: ``errors.New(text)`` of the status line), so the phrase itself names the host and what fakehub
+        serves; a bare "Forbidden" would leave the user guessing."""
         rec = self._record(b"")
-        self._send(rec, 403, {}, json_bytes({"message": "fakehub: CONNECT (HTTPS tunnelling) is refused"}))
+        reason = refused_tunnel_reason(self.path)
+        self._send(rec, 403, {}, json_bytes({"message": reason}), reason=reason)
         self.close_connection = True
 
     def do_GET(self) -> None:
@@ -160,7 +175,8 @@ class Handler(BaseHTTPRequestHandler):
         self.server.hub._log(rec)
         return rec
 
-    def _send(self, rec: Request, status: int, headers: dict[str, str], body: bytes) -> None:
+    def _send(self, rec: Request, status: int, headers: dict[str, str], body: bytes,
+              reason: str | None = None) -> None:
         hub = self.server.hub
         out = {"Server": "github.com", "Date": formatdate(usegmt=True), "Content-Type": JSON_TYPE,
                **hub._rate_headers(rec), "X-Github-Request-Id": hub._request_id(),
@@ -170,7 +186,7 @@ class Handler(BaseHTTPRequestHandler):
         out["Content-Length"] = str(len(body))
         rec.status, rec.response_headers, rec.response_body = status, out, body
         try:
-            self.send_response(status)
+            self.send_response(status, reason)
             for name, value in out.items():
                 self.send_header(name, value)
             self.end_headers()

@@ -318,3 +318,20 @@ def test_rest_reads_and_writes(make_hub, gh_path) -> None:
     assert sent.headers.get("Transfer-Encoding") == "chunked" and sent.json == {"body": "via --input -, sent chunked"}
     assert hub.world.pull_request("acme/widgets", 42)["issue_comments"][-1]["body"] == "via --input -, sent chunked"
     assert hub.schema_violations == []
+
+
+def test_an_unknown_host_is_named_in_gh_s_error(make_hub, gh_path) -> None:
+    """gh sends an https host that is not fakehub's (`--hostname github.com`, a GH_HOST of another Enterprise
+    server) through the proxy as a CONNECT; gh's error then says which host fakehub does not serve and what it does
+    serve, not a bare "Forbidden"."""
+    hub = make_hub(DEMO_SCENARIO)
+    for args, env, host in ((["api", "--hostname", "github.com", "user"], {}, "api.github.com:443"),
+                            (["api", "user"], {"GH_HOST": "ghe.example.com"}, "ghe.example.com:443")):
+        proc = hub.run_gh(gh_path, *args, env=hub.child_env(**env))
+        assert proc.returncode == 1 and proc.stdout == "", proc
+        assert f"fakehub does not serve {host}: it serves only http://api.github.localhost" in proc.stderr, \
+            proc.stderr
+        assert "GH_HOST=github.localhost" in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
+        assert hub.find_requests(method="CONNECT")[-1].status == 403
+    # fakehub's own host is served as ever
+    assert gh_json(hub, gh_path, "api", "user")["login"]

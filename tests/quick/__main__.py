@@ -21,7 +21,8 @@ PARTS: dict[str, tuple[dict[str, str], list[str]]] = {
     "unit": ({}, ["tests/unit"]),
     "e2e-new": ({"GH_PR_AGENT_TEST_GH": "new"}, ["tests/e2e"]),
     "rest-new": ({"GH_PR_AGENT_TEST_GH": "new"},
-                 ["tests/safety", "tests/fakehub", "tests/test_bench_docs.py", "tests/test_bench_smoke.py"]),
+                 ["tests/safety", "tests/fakehub", "tests/perf", "tests/test_bench_docs.py",
+                  "tests/test_bench_smoke.py"]),
     "old": ({"GH_PR_AGENT_TEST_GH": "old"}, ["-k", "gh2.23", "tests/e2e", "tests/safety", "tests/fakehub"]),
 }
 WALL_LIMIT_S = 60

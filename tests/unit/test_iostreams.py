@@ -52,3 +52,25 @@ def test_setup_decides_once_for_the_process_and_mcp_turns_it_off() -> None:
         assert iostreams.colors().red("x") == "x"
     finally:
         iostreams.plain()
+
+
+class _Out(io.StringIO):
+    def __init__(self, tty: bool) -> None:
+        super().__init__()
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+@pytest.mark.parametrize(("env", "tty", "expected"), [
+    ({}, False, (False, False)),
+    ({}, True, (True, True)),
+    ({"GH_FORCE_TTY": "1"}, False, (True, True)),
+    ({"NO_COLOR": "1"}, True, (False, True)),  # gh: --json compact without colour; --jq results still indented
+    ({"GH_FORCE_TTY": "1", "NO_COLOR": "1"}, False, (False, True)),
+    ({"CLICOLOR_FORCE": "1"}, False, (True, False)),  # gh colours (so indents) --json in a pipe; --jq compact
+])
+def test_json_layout_is_ghs(env: dict[str, str], tty: bool, expected: tuple[bool, bool]) -> None:
+    """(indent --json, --jq results for a terminal), as cli/cli pkg/cmdutil/json_flags.go decides them."""
+    assert iostreams.json_layout(env, _Out(tty)) == expected

@@ -33,6 +33,8 @@ def test_the_recorded_selection_names_existing_end_to_end_tests_and_meets_its_fi
     assert figures["target_percent"] == 95.0
     assert figures["quick_percent"] >= figures["target_percent"] > figures["unit_only_percent"]
     assert figures["full_suite_lines"] > 5000  # measured over the whole package, not a sample
+    if "e2e_budget_s" in figures:  # selections made since the time budget (tests/quick/select.py E2E_BUDGET_S)
+        assert figures["e2e_seconds_under_coverage"] <= figures["e2e_budget_s"] == select.E2E_BUDGET_S
 
 
 def _map(lines: dict[int, list[str]]) -> dict[str, dict[str, list[str]]]:
@@ -85,3 +87,18 @@ def test_durations_are_read_from_junit_xml_by_node_id(tmp_path: Path) -> None:
                      '</testsuite></testsuites>')
     assert measure._durations(junit) == {"tests/e2e/test_demo.py::test_demo_piped": 12.5,
                                          "tests/unit/test_quick_selection.py::test_x[a-b]": 0.25}
+
+
+def test_choose_never_spends_more_than_the_budget() -> None:
+    every, by_item, anywhere, durations = select.index(_parts())
+    # FAST costs 1 s, RICH 10 s, SLOW 30 s (each with 0.5 s of start-up)
+    chosen, share = select.choose(every, by_item, anywhere, durations, target=100, budget_s=12)
+    assert (chosen, share) == ([FAST, RICH], 85.0)  # SLOW would reach 100% but does not fit: the share stays below
+    chosen, share = select.choose(every, by_item, anywhere, durations, target=100, budget_s=31)
+    # FAST first (2 lines/s); then RICH (6 new lines per 10 s) beats SLOW (3 per 30 s); then SLOW no longer fits
+    assert (chosen, share) == ([FAST, RICH], 85.0)
+    chosen, share = select.choose(every, by_item, anywhere, durations, target=100, budget_s=9)
+    assert (chosen, share) == ([FAST], 55.0)  # RICH does not fit in the 8 s left, SLOW neither
+    chosen, share = select.choose(every, by_item, anywhere, durations, target=100, budget_s=41)
+    assert (chosen, share) == ([FAST, RICH, SLOW], 100.0)
+    assert select.cost_s([FAST, RICH, SLOW], durations) == 41.0
