@@ -108,9 +108,9 @@ class SharedHub:
 
 
 def args_for(w: World) -> list[str]:
-    """The CLI call: ``rebase-after-squash 12`` (upstream found by the tool) for every other merged base of an
-    odd seed, else ``stack 11 12``."""
-    if w.base.is_merged and w.gen.seed % 2:
+    """The CLI call: ``rebase-after-squash 12`` (the tool finds the upstream) for a merged base when ``seed // 2`` is
+    odd (half of the CI's even seeds, half of all seeds), else ``stack 11 12``."""
+    if w.base.is_merged and (w.gen.seed // 2) % 2:
         return ["rebase-after-squash", "12"]
     return ["stack", "11", "12"]
 
