@@ -1,6 +1,6 @@
 """detect_merge_conflicts' resolution steps, executed as written for every conflict type git reports (issue 12
 point 8): content, add/add, rename/rename, rename/delete, delete/modify (both ways), distinct types (mode),
-binary, file/directory (both ways) and symlink.
+binary, file/directory (both ways, and with git's side-copy name already taken) and symlink.
 
 One shared git world (a bare origin with ``refs/pull/N/head`` and a user clone); per type: the tool runs in the
 clone through real gh and fakehub, then every step runs verbatim in bash — `gh pr checkout` through real gh, the
@@ -31,7 +31,8 @@ Op = tuple[str, ...]  # ("write", path, text) | ("rm", path) | ("mv", old, new) 
 BASE: list[Op] = [("write", "f.txt", "alpha\nbeta\ngamma\n"), ("write", "ren.txt", "renamed twice\n"),
                   ("write", "rd.txt", "renamed or deleted\n"), ("write", "dm.txt", "one\ntwo\n"),
                   ("write", "md.txt", "one\ntwo\n"), ("write", "ty.txt", "a plain file\n"),
-                  ("write", "logo.bin", "\x00\x01base"), ("link", "link", "target-0"), ("write", "README.md", "x\n")]
+                  ("write", "logo.bin", "\x00\x01base"), ("link", "link", "target-0"), ("write", "README.md", "x\n"),
+                  ("write", "fx~HEAD", "a file named like git's side copy\n")]
 # number: (type, ops on the base branch, ops on the PR's head)
 CASES: dict[int, tuple[str, list[Op], list[Op]]] = {
     41: ("content", [("write", "f.txt", "alpha\nBETA\ngamma\n")], [("write", "f.txt", "alpha\nbeta (PR)\ngamma\n")]),
@@ -45,14 +46,18 @@ CASES: dict[int, tuple[str, list[Op], list[Op]]] = {
     49: ("file/directory", [("write", "fd/inner.txt", "a directory on base\n")], [("write", "fd", "a file (PR)\n")]),
     50: ("directory/file", [("write", "df", "a file on base\n")], [("write", "df/inner.txt", "a directory (PR)\n")]),
     51: ("symlink", [("rm", "link"), ("link", "link", "target-base")], [("rm", "link"), ("link", "link", "target-pr")]),
+    # git's side copy for the PR's file would be fx~HEAD, which is taken: git names it fx~HEAD_0 (unique_path)
+    52: ("file/directory, side name taken", [("write", "fx/inner.txt", "a directory on base\n")],
+         [("write", "fx", "a file (PR)\n")]),
 }
 ALL = 60  # one PR that conflicts with its base in every way above (one tool run, one merge: cheap)
 # number -> the path its conflict is reported under (a side copy as path~LABEL)
 KEY = {41: "f.txt", 42: "new.txt", 43: "ren.txt", 44: "rd_new.txt", 45: "dm.txt", 46: "md.txt", 47: "ty.txt",
-       48: "logo.bin", 49: "fd", 50: "df", 51: "link"}
+       48: "logo.bin", 49: "fd", 50: "df", 51: "link", 52: "fx"}
 EXPECTED_TYPE = {"content": "content", "add/add": "add/add", "rename/rename": "rename", "rename/delete": "rename",
                  "delete/modify": "delete", "modify/delete": "delete", "mode": "mode", "binary": "binary",
-                 "file/directory": "file/directory", "directory/file": "file/directory", "symlink": "content"}
+                 "file/directory": "file/directory", "directory/file": "file/directory", "symlink": "symlink",
+                 "file/directory, side name taken": "file/directory"}
 
 
 def _apply(root: Path, ops: list[Op]) -> None:
@@ -167,6 +172,10 @@ def _resolve(kind: str, f: dict[str, Any], clone: Path, env: dict[str, str]) -> 
         assert any(p.startswith(name + "~") for p in f["paths"]), f
         copies = list(f["paths"])
         return lambda tree: _assert_tree(tree, present=[*copies, f"{name}/inner.txt"])  # keep both
+    if kind == "file/directory, side name taken":
+        assert "fx~HEAD_0" in f["paths"] and "fx~HEAD" not in f["paths"], f
+        assert (clone / "fx~HEAD_0").read_text() == "a file (PR)\n"
+        return lambda tree: _assert_tree(tree, present=["fx~HEAD", "fx~HEAD_0", "fx/inner.txt"])  # keep both
     if kind == "symlink":
         assert os.readlink(clone / "link") == "target-pr"
         run_snippet("git checkout --theirs ")
