@@ -270,8 +270,13 @@ def suggestion(fc: FileConflict, base: str) -> str:
         return (f"Both {base} and the PR added this file independently: combine the two versions between the "
                 "markers; the add step records it.")
     if kind == "submodule":
-        return (f"Pick the submodule commit to keep ({run('git', '-C', fc.path, 'checkout', 'COMMIT')}); the add step "
-                "records it.")
+        picks = [f"{run('git', 'update-index', '--cacheinfo', f'160000,{st.oid},{fc.path}')} keeps {who}'s commit "
+                 f"{st.oid[:12]}" for who, st in (("the PR", fc.stage(3)), (base, fc.stage(2)))
+                 if st and st.mode == "160000"]
+        return (f"Both sides moved the submodule {fc.path} to different commits: pick one. " + "; ".join(picks)
+                + ". That records the choice in the index (the add step leaves submodules alone: adding one that is "
+                "not checked out fails); to combine the two, merge them inside the submodule and record the result's "
+                "commit the same way.")
     if kind == "symlink":
         return (f"Both sides changed where this symlink points: git left the PR's link. Keep it, or take {base}'s "
                 f"with {theirs}; the add step records it.")
