@@ -52,7 +52,8 @@ def context_budget(ctx: BenchCtx, gh: str) -> dict[str, Any]:
         sc = (sess.call_result or {}).get("structuredContent") or {}
         job_ids += [str(c["job_id"]) for c in sc.get("failed_checks") or [] if c.get("job_id")]
         b = _size(sc)
-        row: dict[str, Any] = {"what": f"{tool} page 1", "bytes": b, "tokens_est": round(b * TOKENS_PER_BYTE),
+        what = f"{tool} page 1" if key else tool  # a tool without pages: its one answer
+        row: dict[str, Any] = {"what": what, "bytes": b, "tokens_est": round(b * TOKENS_PER_BYTE),
                                "target_bytes": target, "met": b <= target,
                                "response_bytes": sess.call_bytes}
         if key:

@@ -92,13 +92,18 @@ def _passing_names(n: int) -> list[tuple[str, str]]:
 def _history(failed: list[tuple[str, str, str]], run_ids: dict[str, int]) -> dict[str, Any]:
     """History for the verdicts (README, "Is it mine?"): ``main``'s latest CI run failed the first pytest job the
     same way (failing_on_base) and passed the PR's other CI jobs (new_in_this_pr); the Rust run is a re-run whose
-    first attempt passed ``cargo test`` (flaky); the other workflows never ran on ``main`` (unknown)."""
+    first attempt passed ``cargo test`` (flaky); the other workflows never ran on ``main`` (unknown). That failed
+    ``main`` run uploaded the failed job's JUnit report (read) and a passed job's (not read)."""
     ci_jobs = [name for workflow, name, _ in failed if workflow == "CI"]
     out: dict[str, Any] = {"base_runs": [{"id": 8_900, "workflow": "CI", "created_at": "2026-11-29T08:00:00Z",
                                           "jobs": [{"name": n, "id": 8_901 + k, "conclusion": "failure" if k == 0
                                                     else "success", **({"log": f"fixtures/logs/{FAILED[0][2]}.log"}
                                                                        if k == 0 else {})}
                                                    for k, n in enumerate(ci_jobs)]}]}
+    if ci_jobs:
+        junit = "fixtures/reports/real/pytest/01-skips-xfail-properties.xml"
+        out["artifacts"] = [{"name": f"junit {n}", "run_id": 8_900, "files": [{"path": "junit.xml", "file": junit}]}
+                            for n in ci_jobs[:2]]
     if "Rust" in run_ids:
         out["attempts"] = [{"run_id": run_ids["Rust"], "attempt": 1,
                             "jobs": [{"name": "cargo test", "id": 8_950, "conclusion": "success"}]}]

@@ -172,11 +172,31 @@ def _reports_and_history(pr: dict[str, Any], failed: list[int], history: bool) -
     base_logs = min(MAX_BASE_LOGS, sum(1 for b in bases.values() if b for j in b.get("jobs") or []
                                        if j["name"] in names and j.get("conclusion") == "failure"))
     found = sum(1 for b in bases.values() if b)
-    n += len(run_ids) + attempts + len(workflows) + found + 2 * base_logs
-    depth = max(depth, 1 + 2 + (1 if found else 0) + (2 if base_logs else 0))
+    failed_bases = [b for b in bases.values()
+                    if b and any(j.get("conclusion") == "failure" for j in b.get("jobs") or [])]
+    base_reports = sum(_base_report_downloads(b, names, ci.get("artifacts") or []) for b in failed_bases)
+    n += len(run_ids) + attempts + len(workflows) + found + 2 * base_logs + len(failed_bases) + 2 * base_reports
+    depth = max(depth, 1 + 2 + (1 if found else 0) + (2 if base_logs or base_reports else 0))
     why += (f" + history: {len(run_ids)} runs, {attempts} earlier attempts' jobs, {len(workflows)} workflows' base "
-            f"runs, {found} base runs' jobs, {base_logs} base job logs × 2")
+            f"runs, {found} base runs' jobs, {base_logs} base job logs × 2, {len(failed_bases)} failed base runs' "
+            f"artifact lists (next to their jobs) + {base_reports} of their report artifacts × 2")
     return n, depth, why
+
+
+def _base_report_downloads(base: dict[str, Any], names: set[str], artifacts: list[dict[str, Any]]) -> int:
+    """The report artifacts of a failed base run that get read (pr_agent/ci/base_reports.py): those of its
+    jobs that failed and are named like a failed job of the PR (at most MAX_ARTIFACTS)."""
+    from pr_agent.ci.artifacts import MAX_ARTIFACTS, is_report_artifact, owner
+
+    jobs = {j["name"]: j for j in base.get("jobs") or []}
+    failed = [n for n, j in jobs.items() if j.get("conclusion") == "failure"]
+    picked = 0
+    for a in artifacts:
+        if a.get("run_id") != base.get("id") or not is_report_artifact(a):
+            continue
+        name = owner(str(a.get("name") or ""), jobs) or (failed[0] if len(failed) == 1 else None)
+        picked += name in names and name in failed
+    return min(MAX_ARTIFACTS, picked)
 
 
 def merge_readiness(pr: dict[str, Any], rulesets: list[dict[str, Any]] | None = None) -> Floor:

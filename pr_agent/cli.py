@@ -11,15 +11,13 @@ import contextlib
 import os
 import sys
 import types
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, Union, get_args, get_origin
 
 import click
 import orjson
 
 from pr_agent import __version__, cli_table
-from pr_agent.clierrors import JsonUsageCommand, _print_json, fail
-from pr_agent.errors import PrAgentError
+from pr_agent.clierrors import JsonUsageCommand, _print_json, run_guarded
 
 if TYPE_CHECKING:
     from pr_agent.registry import Tool
@@ -30,13 +28,6 @@ EXIT_CODES_HELP = (
     "130 interrupted."
 )
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-
-
-def run_guarded(as_json: bool, fn: Callable[[], None]) -> None:
-    try:
-        fn()
-    except PrAgentError as err:
-        fail(err, as_json)
 
 
 def _bare(annotation: Any) -> Any:
@@ -51,7 +42,9 @@ def _bare(annotation: Any) -> Any:
 def _option(tool: Tool, name: str, info: Any) -> click.Parameter:
     flag = tool.cli_options.get(name, "--" + name.replace("_", "-"))
     ann = _bare(info.annotation)
-    help_text = info.description or ""
+    from pr_agent.registry import STORED_PHRASE
+
+    help_text = (info.description or "").replace(STORED_PHRASE + ",", STORED_PHRASE + " (gh pr-agent config),")
     if ann is bool:
         return click.Option([f"{flag}/--no-{flag[2:]}", name], default=None, help=help_text)
     if get_origin(ann) is list:

@@ -41,6 +41,18 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
 }
 
+# MCP tool name -> (CLI command, positional fields, field -> flag override):
+# how pr_agent/surface.py writes a call of a tool as a CLI command without importing the registry
+SHAPES: dict[str, tuple[str, tuple[str, ...], dict[str, str]]] = {
+    "find_unresolved_comments": ("comments", ("pr",), {}),
+    "get_failing_tests": ("checks", ("pr",), {}),
+    "detect_merge_conflicts": ("conflicts", ("pr",), {"target_branch": "--target"}),
+    "check_merge_readiness": ("ready", ("pr",), {}),
+    "manage_stacked_prs": ("stack", ("base_pr", "dependent_pr"), {}),
+    "rebase_after_squash_merge": ("rebase-after-squash", ("pr",), {"upstream_pr": "--upstream", "target_branch": "--target"}),  # noqa: E501
+    "resolve_review_thread": ("resolve", ("pr",), {"thread_id": "--thread", "comment_id": "--comment", "when_reviewer_spoke_last": "--when-reviewer-spoke-last"}),  # noqa: E501
+}
+
 # stored preference (TOOL.FIELD) -> built-in default
 PREFERENCES: dict[str, Any] = {
     "find_unresolved_comments.include_bots": True,

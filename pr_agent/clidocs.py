@@ -25,6 +25,8 @@ def _literal(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         items = ", ".join(_literal(v) for v in value)
         return f"[{items}]" if isinstance(value, list) else f"({items}{',' if len(value) == 1 else ''})"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_literal(k)}: {_literal(v)}" for k, v in value.items()) + "}"
     if value is None or isinstance(value, (bool, int, float)):
         return repr(value)
     raise TypeError(f"cannot write {value!r} into pr_agent/cli_table.py")
@@ -40,6 +42,14 @@ def render_cli_table() -> str:
     for t in all_tools().values():
         out += [f"    {_literal(t.cli_name)}: (", f"        {_literal(t.name)},", f"        {_literal(t.cli_help)},",
                 "    ),"]
+    out += ["}", "", "# MCP tool name -> (CLI command, positional fields, field -> flag override):",
+            "# how pr_agent/surface.py writes a call of a tool as a CLI command without importing the registry",
+            "SHAPES: dict[str, tuple[str, tuple[str, ...], dict[str, str]]] = {"]
+    for t in all_tools().values():
+        spec = t.cli_positional
+        positional = (spec,) if isinstance(spec, str) else tuple(spec or ())
+        shape = f"({_literal(t.cli_name)}, {_literal(positional)}, {_literal(dict(t.cli_options))})"
+        out += [f"    {_literal(t.name)}: {shape},"]
     out += ["}", "", "# stored preference (TOOL.FIELD) -> built-in default", "PREFERENCES: dict[str, Any] = {"]
     out += [f"    {_literal(key)}: {_literal(default)}," for key, (_t, _f, default) in sorted(known_keys().items())]
     lines = "\n".join([*out, "}", ""]).split("\n")

@@ -4,6 +4,7 @@ click's usage errors included (:class:`JsonUsageCommand`). Imported by cli.py an
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 import click
@@ -39,6 +40,14 @@ def fail(err: PrAgentError, as_json: bool) -> NoReturn:
 
     click.echo(terminal_safe(err.human()), err=True)  # messages may quote untrusted text (paths, names)
     sys.exit(err.exit_code)
+
+
+def run_guarded(as_json: bool, fn: Callable[[], None]) -> None:
+    """Run a command's body; a typed error becomes its message (or envelope) and exit code."""
+    try:
+        fn()
+    except PrAgentError as err:
+        fail(err, as_json)
 
 
 def usage_error(exc: click.UsageError, args: list[str]) -> None:

@@ -16,6 +16,7 @@ SECONDS: dict[str, tuple[float, float, str]] = {
     "GH_PR_AGENT_POLL_INTERVAL": (15.0, 0.05, "seconds between CI polls"),
     "GH_PR_AGENT_NO_CHECKS_GRACE": (120.0, 0.0, "seconds 'no checks yet' is waited out"),
     "GH_PR_AGENT_MERGEABLE_WAIT": (10.0, 0.0, "seconds an unknown mergeable state is re-read for"),
+    "GH_PR_AGENT_MCP_EOF_GRACE": (3.0, 0.0, "seconds the MCP server lets calls in flight answer after stdin EOF"),
 }
 
 

@@ -33,8 +33,13 @@ import orjson
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
+from pr_agent import envvars
+
 MAX_LINE_BYTES = 4 << 20  # tool arguments are a few KB; nothing a client sends us comes near this
-EOF_GRACE_S = 3.0  # after stdin EOF, calls in flight have this long to answer before they are cancelled
+# after stdin EOF, calls in flight have EOF_GRACE_S to answer before they are cancelled; EOF_GRACE_VAR overrides
+# it (tests on a loaded machine, where a quick call may take longer than that)
+EOF_GRACE_VAR = "GH_PR_AGENT_MCP_EOF_GRACE"
+EOF_GRACE_S = envvars.SECONDS[EOF_GRACE_VAR][0]
 SHUTDOWN_S = 2.0  # then this long for the cancelled calls' replies
 PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS, INTERNAL_ERROR = -32700, -32600, -32602, -32603
 log = logging.getLogger("gh-pr-agent")
@@ -175,6 +180,7 @@ class Unanswered:
 async def serve_stdio(run: Callable[[Any, Any], Awaitable[None]], calls: Calls,
                       fds: tuple[int, int] | None = None) -> None:
     """Serve ``run(read_stream, write_stream)`` (the SDK server loop) over stdin/stdout until EOF."""
+    grace = envvars.seconds(EOF_GRACE_VAR)  # its default is EOF_GRACE_S; a bad value was refused at start
     rfd, wfd = fds if fds is not None else _claim_stdio()
     reader_thread, writer_thread = anyio.CapacityLimiter(1), anyio.CapacityLimiter(1)
     inbound_send, inbound = anyio.create_memory_object_stream[Any](0)
@@ -209,7 +215,7 @@ async def serve_stdio(run: Callable[[Any, Any], Awaitable[None]], calls: Calls,
         if shutting_down.is_set():
             return
         shutting_down.set()
-        with anyio.move_on_after(EOF_GRACE_S if stdout_open[0] else 0):
+        with anyio.move_on_after(grace if stdout_open[0] else 0):
             await unanswered.drained()  # every request read before EOF, not only tool calls
         calls.cancel_all("The MCP client closed the connection (stdin EOF): the call was cancelled.")
         with anyio.move_on_after(SHUTDOWN_S if stdout_open[0] else 0):

@@ -73,7 +73,7 @@ def parse_review(file: str, author: str | None, as_json: bool) -> None:
     Works offline. Use it to see what gh-pr-agent makes of a CodeRabbit, Copilot, Gemini, Codex,
     Sourcery, Qodo, Greptile or Cursor Bugbot review body.
     """
-    from pr_agent.cli import _print_json, run_guarded
+    from pr_agent.clierrors import _print_json, run_guarded
 
     def go() -> None:
         out = parse_review_output(read_text(file), author)
@@ -90,7 +90,7 @@ def parse_review(file: str, author: str | None, as_json: bool) -> None:
 LOG_FORMATS = ("auto", "pytest", "unittest", "jest", "vitest", "mocha", "go", "cargo", "nextest", "rspec", "phpunit",
                "dotnet", "junit", "gradle", "maven", "googletest", "xctest", "playwright", "exunit", "catch2", "tap",
                "swift-testing", "dart", "minitest",
-               "cypress", "stestr")
+               "cypress", "stestr", "ctest", "sbt", "kotest", "karma", "ava", "bun", "deno")
 
 
 def log_lines(path: str) -> Iterator[bytes]:
@@ -165,7 +165,7 @@ def parse_log_command(file: str, fmt: str, as_json: bool) -> None:
     test, JUnit XML, Gradle and Maven. A job that failed to compile, lint, install dependencies, ran out of
     memory or timed out is reported as a non-test failure.
     """
-    from pr_agent.cli import _print_json, run_guarded
+    from pr_agent.clierrors import _print_json, run_guarded
 
     def go() -> None:
         out, decisive = parse_log_output(log_lines(file), fmt)

@@ -2,21 +2,34 @@
 
 Parsing is pure (:func:`parse_ref`); resolving a bare number or "no argument" needs the
 environment (``--repo``, ``GH_REPO``, the current clone's remotes, the current branch), which
-:func:`resolve_pr` takes from a :class:`~pr_agent.context.Context`.
+:func:`resolve_pr` takes from the caller's context (any object with the attributes of
+:class:`Environment`; the tools pass their :class:`~pr_agent.context.Context`, which imports this module,
+never the other way round).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 from urllib.parse import urlsplit
 
 from pr_agent import surface
 from pr_agent.errors import PrAgentError, command_repair
 
 if TYPE_CHECKING:
-    from pr_agent.context import Context
+    from pr_agent.gh import Gh
+    from pr_agent.git import Git
+
+
+class Environment(Protocol):
+    """What resolving a reference reads: the gateways, the environment and ``--repo``."""
+
+    gh: Gh
+    git: Git
+    env: Mapping[str, str]
+    repo_override: str | None
 
 ACCEPTED_FORMS = [
     "123",
@@ -197,7 +210,7 @@ def parse_remote_url(url: str) -> RepoSpec | None:
 _REMOTE_PRIORITY = {"upstream": 3, "github": 2, "origin": 1}
 
 
-def repo_from_clone(ctx: Context) -> RepoSpec:
+def repo_from_clone(ctx: Environment) -> RepoSpec:
     git = ctx.git
     if not git.is_repo():
         raise PrAgentError(
@@ -233,7 +246,7 @@ def repo_from_clone(ctx: Context) -> RepoSpec:
     return remotes[0][1]
 
 
-def resolve_repo(ctx: Context) -> RepoSpec:
+def resolve_repo(ctx: Environment) -> RepoSpec:
     """--repo, then GH_REPO, then the current clone (the order gh uses)."""
     if ctx.repo_override:
         return parse_repo_spec(ctx.repo_override, source="--repo")
@@ -242,7 +255,7 @@ def resolve_repo(ctx: Context) -> RepoSpec:
     return repo_from_clone(ctx)
 
 
-def resolve_pr(ctx: Context, text: str | None) -> PRRef:
+def resolve_pr(ctx: Environment, text: str | None) -> PRRef:
     """Resolve a reference (or None = the current branch's PR) to owner/repo/number."""
     if text is not None and text.strip():
         parsed = parse_ref(text)
@@ -264,7 +277,7 @@ def resolve_pr(ctx: Context, text: str | None) -> PRRef:
     return _current_branch_pr(ctx)
 
 
-def _current_branch_pr(ctx: Context) -> PRRef:
+def _current_branch_pr(ctx: Environment) -> PRRef:
     spec = resolve_repo(ctx)
     git = ctx.git
     if not git.is_repo():

@@ -24,6 +24,9 @@ from pr_agent.errors import EXIT_OK, PrAgentError, tool_repair
 from pr_agent.shellcmd import command
 
 STORED = "x-stored-preference"
+# how a 💾 field's description ends; the CLI's help names its `config` command there (cli._option), MCP clients
+# read it in tools/list, where no CLI exists
+STORED_PHRASE = "Omitted means your stored preference"
 BUILTIN = "x-builtin-default"
 
 
@@ -43,8 +46,7 @@ def stored(default: Any, description: str, **kw: Any) -> Any:
     """A field whose default comes from the stored preferences (💾), then ``default``."""
     return Field(
         None,
-        description=f"{description} Omitted means your stored preference (gh pr-agent config), "
-        f"else {_show(default)}.",
+        description=f"{description} {STORED_PHRASE}, else {_show(default)}.",
         json_schema_extra={STORED: True, BUILTIN: default},
         **kw,
     )
@@ -152,9 +154,24 @@ def _strip_null_defaults(node: Any) -> None:
             _strip_null_defaults(value)
 
 
+def _strip_titles(node: Any, names: bool = False) -> None:
+    """Drop pydantic's generated ``title`` of every schema ("Thread Id" for thread_id, the model's class name):
+    it only repeats the property's name, and tools/list is in every client's context. ``names``: ``node`` maps
+    names to schemas (``properties``, ``$defs``), so a property called ``title`` stays."""
+    if isinstance(node, dict):
+        if not names and isinstance(node.get("title"), str):
+            del node["title"]
+        for key, value in node.items():
+            _strip_titles(value, names=not names and key in ("properties", "$defs"))
+    elif isinstance(node, list):
+        for value in node:
+            _strip_titles(value)
+
+
 def publishable_schema(model: type[BaseModel]) -> dict[str, Any]:
     schema = copy.deepcopy(model.model_json_schema(by_alias=True, mode="serialization"))
     _strip_null_defaults(schema)
+    _strip_titles(schema)
     return schema
 
 

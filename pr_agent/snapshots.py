@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from pr_agent.paging import scope_hash
 
 if TYPE_CHECKING:
-    from pr_agent.context import Context
     from pr_agent.refs import PRRef
 
 T = TypeVar("T")
@@ -209,12 +208,11 @@ class SnapshotStore:
         self._bytes -= entry.size
 
 
-def fetch_or_reuse(ctx: Context, tool: str, scope: Mapping[str, Any], snapshot_id: str | None,
+def fetch_or_reuse(store: SnapshotStore | None, tool: str, scope: Mapping[str, Any], snapshot_id: str | None,
                    prs: Collection[PRRef], fetch: Callable[[], T]) -> Held[T]:
     """The snapshot ``snapshot_id`` when this server still holds it for ``tool`` and ``scope``; else
-    ``fetch()``, kept (in the MCP server) for the next pages. ``scope`` must name everything the fetch
-    depends on."""
-    store = ctx.snapshots
+    ``fetch()``, kept in ``store`` (the MCP server's; None in the CLI) for the next pages. ``scope`` must name
+    everything the fetch depends on."""
     if store is not None and snapshot_id:
         entry = store.get(snapshot_id, tool, scope)
         if entry is not None:

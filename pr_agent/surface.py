@@ -116,22 +116,27 @@ def repair(step: Step) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------- CLI shapes
 
 
-def _tool(name: str) -> Any:
-    from pr_agent.registry import all_tools
+@dataclass(frozen=True)
+class _Shape:
+    cli_name: str
+    positional: tuple[str, ...]
+    options: Mapping[str, str]
 
-    return all_tools()[name]
 
+def _tool(name: str) -> _Shape:
+    """How a call of the tool ``name`` is written on the CLI, from the generated table (pr_agent/cli_table.py,
+    checked against the registry by tests/unit/test_docs.py): this module never imports the registry."""
+    from pr_agent import cli_table
 
-def _positional(t: Any) -> tuple[str, ...]:
-    spec = t.cli_positional
-    return (spec,) if isinstance(spec, str) else tuple(spec or ())
+    cli_name, positional, options = cli_table.SHAPES[name]
+    return _Shape(cli_name, positional, options)
 
 
 def _flag(tool_name: str, name: str) -> str:
     t = _tool(tool_name)
-    if name in _positional(t):
+    if name in t.positional:
         return name.upper()
-    return t.cli_options.get(name, "--" + name.replace("_", "-"))
+    return t.options.get(name, "--" + name.replace("_", "-"))
 
 
 def _word(value: Any) -> str:
@@ -145,7 +150,7 @@ def cli_argv(tool_name: str, arguments: Mapping[str, Any]) -> list[str]:
     like options go last, after ``--``; a positional can only be given with the ones before it."""
     t = _tool(tool_name)
     argv = ["gh", "pr-agent", t.cli_name]
-    positional = _positional(t)
+    positional = t.positional
     given = [p for p in positional if arguments.get(p) is not None]
     words = [_word(arguments.get(p, "")) for p in positional  # click fills positionals in order
              if given and positional.index(p) <= positional.index(given[-1])]
@@ -155,7 +160,7 @@ def cli_argv(tool_name: str, arguments: Mapping[str, Any]) -> list[str]:
     for name, value in arguments.items():
         if name in positional or value is None:
             continue
-        flag = t.cli_options.get(name, "--" + name.replace("_", "-"))
+        flag = t.options.get(name, "--" + name.replace("_", "-"))
         if isinstance(value, bool):
             argv.append(flag if value else "--no-" + flag[2:])
         else:

@@ -118,20 +118,31 @@ def read_zip(raw: IO[bytes]) -> tuple[list[tuple[str, Any]], list[str]]:
     return found, notes
 
 
-def fetch_run_reports(ctx: Context, ref: PRRef, run_id: int) -> RunReports:
-    """The test reports in one run's artifacts (GitHub's refusals become notes, never a failed call)."""
-    out = RunReports()
+def list_artifacts(ctx: Context, ref: PRRef, run_id: int) -> tuple[list[dict[str, Any]] | None, list[str]]:
+    """A run's artifacts (one request), or None and a note when GitHub refuses to list them (404/403)."""
     try:
         pages = ctx.gh.rest_pages(f"repos/{ref.full_name}/actions/runs/{run_id}/artifacts", hostname=ref.host,
                                   max_pages=1)
     except PrAgentError as err:
         if err.code in ("not_found", "forbidden"):
-            out.notes.append(f"the artifacts of run {run_id} could not be listed ({err.code})")
-            return out
+            return None, [f"the artifacts of run {run_id} could not be listed ({err.code})"]
         raise
+    return [a for p in pages if isinstance(p, dict) for a in p.get("artifacts") or [] if isinstance(a, dict)], []
+
+
+def fetch_run_reports(ctx: Context, ref: PRRef, run_id: int) -> RunReports:
+    """The test reports in one run's artifacts (GitHub's refusals become notes, never a failed call)."""
+    artifacts, notes = list_artifacts(ctx, ref, run_id)
+    if artifacts is None:
+        return RunReports(notes=notes)
+    out = download_reports(ctx, ref, [a for a in artifacts if is_report_artifact(a)])
     out.requests += 1
-    artifacts = [a for p in pages if isinstance(p, dict) for a in p.get("artifacts") or [] if isinstance(a, dict)]
-    picked = [a for a in artifacts if is_report_artifact(a)]
+    return out
+
+
+def download_reports(ctx: Context, ref: PRRef, picked: list[dict[str, Any]]) -> RunReports:
+    """Download and read report artifacts (at most :data:`MAX_ARTIFACTS`, each within the size bounds)."""
+    out = RunReports()
     for a in picked[MAX_ARTIFACTS:]:
         out.notes.append(f"artifact {str(a.get('name'))[:80]!r} not read (at most {MAX_ARTIFACTS} per run)")
     for a in picked[:MAX_ARTIFACTS]:
@@ -172,15 +183,22 @@ def _words(text: str) -> set[str]:
     return set(_WORD.findall(text.lower()))
 
 
+def owner(artifact: str, names: Iterable[str]) -> str | None:
+    """The job name an artifact's name carries: every word of it in the artifact's name, the longest such
+    name winning (``test-results-ubuntu-3.11`` → ``test (ubuntu, 3.11)``); None when none does."""
+    words = _words(artifact)
+    named = [n for n in names if _words(n) and _words(n) <= words]
+    return max(named, key=lambda n: len(_words(n))) if named else None
+
+
 def attribute(artifact: str, run_checks: list[Check], failed: list[Analysis]) -> Analysis | None:
     """The failed job a run's artifact belongs to: the job whose every name word the artifact's name carries
     (the longest such name wins), else the run's only failed job; None when a passed job matches or it is
     ambiguous."""
-    words = _words(artifact)
-    named = [c for c in run_checks if _words(c.name) and _words(c.name) <= words]
-    if named:
-        best = max(named, key=lambda c: len(_words(c.name)))
-        return next((a for a in failed if a.check.check_run_id == best.check_run_id), None)
+    best = owner(artifact, [c.name for c in run_checks])
+    if best is not None:
+        ids = {c.check_run_id for c in run_checks if c.name == best}
+        return next((a for a in failed if a.check.check_run_id in ids), None)
     return failed[0] if len(failed) == 1 else None
 
 
@@ -231,9 +249,10 @@ def merge(a: Analysis, artifact: str, found: Iterable[dict[str, Any]], flaky: It
         a.non_test = None  # the report says which tests failed: not an unexplained failure any more
 
 
-def apply_reports(ctx: Context, ref: PRRef, analyses: list[Analysis], checks: list[Check]) -> int:
-    """Read the report artifacts of the runs with a failed Actions job and merge them into ``analyses``.
-    Returns the number of requests made."""
+def apply_reports(ctx: Context, ref: PRRef, analyses: list[Analysis], checks: list[Check], pre: Any = None) -> int:
+    """Read the report artifacts of the runs with a failed Actions job and merge them into ``analyses``
+    (``pre``, a :class:`pr_agent.ci.prefetch.Prefetch`: the runs whose reads it already started). Returns the
+    number of requests made."""
     by_run: dict[int, list[Analysis]] = {}
     for a in analyses:
         if a.is_actions and a.check.run_id is not None and a.check.bucket == "failed":
@@ -242,7 +261,11 @@ def apply_reports(ctx: Context, ref: PRRef, analyses: list[Analysis], checks: li
     for run_id in list(by_run)[MAX_RUNS:]:
         for a in by_run[run_id]:
             a.note = _join(a.note, f"test-report artifacts not read (at most {MAX_RUNS} workflow runs)")
-    results = ctx.gh.map(lambda r: _safe_reports(ctx, ref, r), runs, max_workers=4)
+    def one(run_id: int) -> RunReports:
+        got = pre.reports(run_id) if pre is not None else None
+        return got if got is not None else safe_reports(ctx, ref, run_id)
+
+    results = ctx.gh.map(one, runs, max_workers=4)
     requests = 0
     for run_id, got in zip(runs, results, strict=True):
         requests += got.requests
@@ -262,7 +285,7 @@ def apply_reports(ctx: Context, ref: PRRef, analyses: list[Analysis], checks: li
     return requests
 
 
-def _safe_reports(ctx: Context, ref: PRRef, run_id: int) -> RunReports:
+def safe_reports(ctx: Context, ref: PRRef, run_id: int) -> RunReports:
     """:func:`fetch_run_reports`, with GitHub's failures (after the gateway's retries) as a note: the reports
     are extra, the log's findings still stand."""
     try:

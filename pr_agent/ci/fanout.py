@@ -58,8 +58,9 @@ def _outcome(f: Future[Any]) -> tuple[bool, Any]:
 class FanOut:
     """The failed checks of one poll: ``page(nodes, required)`` per rollup page, then ``results()``."""
 
-    def __init__(self, ctx: Context, ref: PRRef, skip: Callable[[Key], bool]) -> None:
-        self.ctx, self.ref, self.skip = ctx, ref, skip
+    def __init__(self, ctx: Context, ref: PRRef, skip: Callable[[Key], bool],
+                 on_failed: Callable[[Check], None] | None = None) -> None:
+        self.ctx, self.ref, self.skip, self.on_failed = ctx, ref, skip, on_failed
         self.jobs: ThreadPoolExecutor = ctx.gh.pool(MAX_JOBS)
         self.queries: ThreadPoolExecutor = ctx.gh.pool(2)
         self.started: dict[Key, Future[Analysis]] = {}
@@ -83,6 +84,8 @@ class FanOut:
                 self.start(check)
 
     def start(self, check: Check) -> None:
+        if self.on_failed is not None:  # the run's own extra reads (pr_agent.ci.prefetch) start now too
+            self.on_failed(check)
         key = key_of(check)
         if key in self.started or self.skip(key):
             return

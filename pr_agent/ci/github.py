@@ -98,16 +98,19 @@ def _rule_checks(rules: dict[str, Any]) -> list[str]:
 
 
 def fetch_snapshot(ctx: Context, ref: PRRef,
-                   on_page: Callable[[list[dict[str, Any]], list[str]], None] | None = None) -> Snapshot:
+                   on_page: Callable[[list[dict[str, Any]], list[str]], None] | None = None,
+                   on_pr: Callable[[str, str], None] | None = None) -> Snapshot:
     """The head commit and its check rollup (every page), with required checks that never reported.
 
     The required check names are classic protection's (``refUpdateRule``) plus the rulesets' (``baseRef.rules``,
     in the same query; only a ruleset list longer than a page is read over REST). ``on_page(nodes, required)``
     sees each rollup page as soon as it arrives, so work on its failed checks can start before the next page
-    is read."""
+    is read; ``on_pr(base branch, head commit)`` is called before the first page is handed over."""
     refused: list[dict[str, Any]] = []
     pr = _graphql_pr(ctx, ref, "pr_checks", refused=refused)
     head = str(pr.get("headRefOid") or "")
+    if on_pr is not None:
+        on_pr(str(pr.get("baseRefName") or ""), head)
     commit = next(iter_nodes(pr.get("commits")), {}).get("commit") or {}
     base_ref = pr.get("baseRef") or {}
     rule = base_ref.get("refUpdateRule") or {}

@@ -222,6 +222,79 @@ def stestr_argv(test_name: str) -> Argv | None:
     return ["stestr", "run", "^" + _rx(test_name) + r"(\[|$)"]
 
 
+def ctest_argv(test_name: str) -> Argv:
+    """``ctest -R '^<name>$' --output-on-failure``, run in the build directory: ``-R`` is a regular
+    expression over the test names, anchored and escaped."""
+    return ["ctest", "--output-on-failure", "-R", "^" + _rx(test_name) + "$"]
+
+
+def sbt_argv(test_name: str, suite: str | None, runners: Iterable[str] = ()) -> Argv | None:
+    """``sbt 'testOnly <suite> -- -z "<text>"'``: sbt reads the one command word itself (``-z`` selects the
+    tests whose name contains the text); a suite-level failure reruns the suite. ScalaTest's output printed by
+    Maven (its scalatest-maven-plugin) has no sbt command: None."""
+    if "maven" in set(runners) or not suite or not re.fullmatch(r"[\w$.]+", suite):
+        return None
+    selector = suite if "." in suite else "*" + suite  # a simple name: any package
+    if test_name == suite:
+        return ["sbt", f"testOnly {selector}"]
+    if re.search(r'["\\]', test_name):  # sbt's own quoting has no escape we can rely on: the suite only
+        return ["sbt", f"testOnly {selector}"]
+    return ["sbt", f'testOnly {selector} -- -z "{test_name}"']
+
+
+def kotest_argv(suite: str | None) -> Argv | None:
+    """``./gradlew test --tests <Spec>``: Gradle's filter selects Kotest specs, not tests inside them (Kotest
+    5; Kotest 6 also reads ``Spec.test`` paths, older versions do not). A Kotlin Multiplatform JVM target
+    (``Spec[jvm]``) runs as ``jvmTest``."""
+    if not suite:
+        return None
+    task = "test"
+    if suite.endswith("[jvm]"):
+        suite, task = suite[: -len("[jvm]")], "jvmTest"
+    if not re.fullmatch(r"[A-Za-z_$][\w$.]*", suite):
+        return None
+    return ["./gradlew", task, "--tests", suite]
+
+
+def _ava_prefix(file_path: str) -> str:
+    """The last part of the title prefix AVA derives from a test file (its ``prefixTitle``: without the
+    extension, ``.spec`` / ``.test`` and ``test-``): ``test/users.test.js`` → ``users``."""
+    stem = file_path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    return stem.replace(".spec", "", 1).replace(".test", "", 1).replace("test-", "")
+
+
+def ava_argv(test_name: str, file_path: str | None) -> Argv | None:
+    """``npx ava <file> --match=<title>``: AVA matches the whole title (not the ``file ›`` prefix it prints
+    before it when several files ran); ``*`` is its wildcard and a leading ``!`` negates, neither escapable:
+    such a title gives None, as does a prefixed id whose file is not known. A file that crashed: the file."""
+    if file_path and (test_name == file_path or file_path.endswith("/" + test_name)):
+        return ["npx", "ava", _path(file_path)]
+    title = test_name
+    if " › " in test_name:
+        prefix, title = test_name.rsplit(" › ", 1)
+        if not file_path or prefix.rsplit(" › ", 1)[-1] != _ava_prefix(file_path):
+            return None
+    if not title or "*" in title or title.startswith("!"):
+        return None
+    return ["npx", "ava", *([_path(file_path)] if file_path else []), "--match=" + title]
+
+
+def bun_argv(test_name: str, suite: str | None, file_path: str | None) -> Argv:
+    """``bun test <file> -t '^Suite name$'``: bun matches the regular expression against the test's full name,
+    its ancestors' names and its own joined by spaces (the ids print them joined by `` > ``)."""
+    target = suite or file_path
+    full = " ".join(part.strip() for part in test_name.split(" > "))
+    return ["bun", "test", *([_path(target)] if target else []), "-t", "^" + _rx(full) + "$"]
+
+
+def deno_argv(test_name: str, file_path: str | None) -> Argv:
+    """``deno test <file> --filter=/^name$/``: a filter between slashes is a regular expression over the names
+    of the top-level tests; a step (``parent ... step``) runs with its parent. The job's permission flags
+    (``-A``, ``--allow-read``) are not in the log: add them if the test needs them."""
+    top = test_name.split(" ... ", 1)[0]
+    return ["deno", "test", *([_path(file_path)] if file_path else []), "--filter=/^" + _rx(top) + "$/"]
+
+
 def reproduce_argv(runner: str, test_name: str, *, suite: str | None = None, file_path: str | None = None,
                    runners: Iterable[str] = ()) -> Argv | None:
     """The argv that reruns one failed test locally, or None when no exact command exists."""
@@ -270,7 +343,19 @@ def reproduce_argv(runner: str, test_name: str, *, suite: str | None = None, fil
         return minitest_argv(name, file_path)
     if runner == "stestr":
         return stestr_argv(name)
-    return None
+    if runner == "ctest":
+        return ctest_argv(name)
+    if runner == "sbt":
+        return sbt_argv(name, suite, runners)
+    if runner == "kotest":
+        return kotest_argv(suite)
+    if runner == "ava":
+        return ava_argv(name, file_path)
+    if runner == "bun":
+        return bun_argv(name, suite, file_path)
+    if runner == "deno":
+        return deno_argv(name, file_path)
+    return None  # karma: no command line filter selects one spec (karma-jasmine's --grep needs `karma run`)
 
 
 def reproduce_command(runner: str, test_name: str, *, suite: str | None = None, file_path: str | None = None,

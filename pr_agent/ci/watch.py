@@ -66,10 +66,11 @@ class _State:
     cache: dict[tuple[str, str, int], Analysis] = field(default_factory=dict)
 
 
-def _poll(ctx: Context, ref: PRRef, st: _State, waiting: bool) -> tuple[Snapshot, list[Analysis]]:
-    fan = FanOut(ctx, ref, skip=lambda k: k in st.cache and st.cache[k].final)
+def _poll(ctx: Context, ref: PRRef, st: _State, waiting: bool, pre: Any = None) -> tuple[Snapshot, list[Analysis]]:
+    fan = FanOut(ctx, ref, skip=lambda k: k in st.cache and st.cache[k].final,
+                 on_failed=pre.failed if pre is not None else None)
     try:
-        snap = fetch_snapshot(ctx, ref, on_page=fan.page)
+        snap = fetch_snapshot(ctx, ref, on_page=fan.page, on_pr=pre.pr if pre is not None else None)
         failed = snap.rollup.in_bucket("failed")
         for check in failed:  # anything the pages did not start (normally nothing)
             fan.start(check)
@@ -122,14 +123,17 @@ def _cancelled(waited: float) -> PrAgentError:
                         suggestion="Call again when you want the answer.", details={"waited_s": round(waited, 1)})
 
 
-def watch(ctx: Context, ref: PRRef, *, wait: bool, bail_on_first: bool, timeout_s: float) -> Outcome:
-    """One look (``wait`` false) or poll until done / first failure / timeout (a ``wait_timeout`` error)."""
+def watch(ctx: Context, ref: PRRef, *, wait: bool, bail_on_first: bool, timeout_s: float,
+          prefetch: Any = None) -> Outcome:
+    """One look (``wait`` false) or poll until done / first failure / timeout (a ``wait_timeout`` error).
+    ``prefetch`` (a :class:`pr_agent.ci.prefetch.Prefetch`) is told the base branch and each failed check as
+    the pages arrive."""
     interval, grace = poll_interval(ctx.env), no_checks_grace(ctx.env)
     st = _State()
     deadline = st.start + timeout_s
     first: tuple[Snapshot, list[Analysis]] | None = None
     while True:
-        snap, analyses = _poll(ctx, ref, st, wait)
+        snap, analyses = _poll(ctx, ref, st, wait, prefetch)
         waited = time.monotonic() - st.start
         if first is not None and snap.head_sha != first[0].head_sha:
             prev_snap, prev = first

@@ -89,6 +89,8 @@ def body_items(
     items: list[dict[str, Any]] = []
     for review in sorted(reviews, key=lambda r: r.get("submittedAt") or r.get("createdAt") or ""):
         login = display_login(review.get("author"))
+        if (review.get("author") or {}).get("__typename") == "Bot" and not login.endswith("[bot]"):
+            login += "[bot]"  # GraphQL drops the suffix; with it an unknown bot's body reaches the generic reader
         parsed = parse_review_body(review.get("body") or "", login)
         if parsed.bot is None:
             items.append(make_item(review))  # a human review (or an unknown bot): kept whole

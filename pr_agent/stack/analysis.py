@@ -7,78 +7,18 @@ predicts conflicts. The result is a set of decisions plus the ordered command pl
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal
-
 from pr_agent import surface
 from pr_agent.context import Context
 from pr_agent.errors import PrAgentError
 from pr_agent.stack import discovery, shell
+from pr_agent.stack.facts import Analysis, Changes, Options, Risk, Strategy
 from pr_agent.stack.fetch import StackSource
 from pr_agent.stack.fork import head_source
 from pr_agent.stack.local import Clone
-from pr_agent.stack.merge import MergeFacts, confirm_locally, detect_api
+from pr_agent.stack.merge import confirm_locally, detect_api
 from pr_agent.stack.model import Commit, Pull
-from pr_agent.stack.plan import PlanSpec, Restack, Step, build_steps
-from pr_agent.stack.strategy import Strategy, decide, describe_changes
-
-Risk = Literal["low", "medium", "high"]
-
-
-@dataclass
-class Options:
-    auto_fix: bool = True
-    max_iterations: int = 3
-    use_onto: bool | None = None
-    onto_base: str | None = None
-    commit_offset: int = 0
-    commit_limit: int = 50
-    say_use_onto: bool = True  # mention use_onto in the considerations when it forced the choice
-
-
-@dataclass
-class Changes:
-    total: int = 0
-    commits: list[Commit] = field(default_factory=list)
-    files: list[str] = field(default_factory=list)
-    conflicts: list[str] = field(default_factory=list)
-    source: Literal["local", "api"] = "api"
-    more: bool = False
-
-
-@dataclass
-class Analysis:
-    base: Pull
-    dependent: Pull
-    default_branch: str
-    relation: discovery.Relation
-    target_branch: str
-    clone: Clone | None
-    visualization: str
-    chain: list[tuple[Pull, str]]  # (pull, role)
-    old: discovery.OldBase = field(default_factory=lambda: discovery.OldBase(None, "none"))
-    merge: MergeFacts | None = None
-    needs_rebase: bool = False
-    retarget_to: str | None = None
-    strategy: Strategy = field(default_factory=lambda: Strategy("none", "", None, None, False, []))
-    steps: list[Step] = field(default_factory=list)
-    changes: Changes = field(default_factory=Changes)
-    warnings: list[str] = field(default_factory=list)
-    risk: Risk = "low"
-    reason: str = ""
-    tip: str = ""  # the new base's commit
-
-    @property
-    def in_clone(self) -> bool:
-        return self.clone is not None
-
-    @property
-    def is_stacked(self) -> bool:
-        return self.relation != "none"
-
-    @property
-    def action_required(self) -> bool:
-        return bool(self.steps)
+from pr_agent.stack.plan import PlanSpec, Restack, build_steps
+from pr_agent.stack.strategy import decide, describe_changes
 
 
 def _roles(below: list[Pull], base: Pull, dep: Pull, above: list[tuple[Pull, Pull]]) -> list[tuple[Pull, str]]:

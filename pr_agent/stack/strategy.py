@@ -7,28 +7,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from pr_agent import surface
 from pr_agent.stack import shell
 from pr_agent.stack.discovery import siblings
+from pr_agent.stack.facts import Analysis, Options, Strategy
 from pr_agent.stack.fetch import StackSource
 from pr_agent.stack.model import Pull
-
-if TYPE_CHECKING:
-    from pr_agent.stack.analysis import Analysis, Options
-
-
-@dataclass
-class Strategy:
-    recommended: Literal["regular", "onto", "none"]
-    reason: str
-    regular_command: str | None
-    onto_command: str | None
-    ai_should_decide: bool
-    considerations: list[str] = field(default_factory=list)
-    regular_is_exact: bool = True
 
 
 def _own_commits(a: Analysis) -> int | None:

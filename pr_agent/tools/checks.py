@@ -208,8 +208,9 @@ class GetFailingTestsOutput(OutputModel):
     ci_info: CiInfo | None = Field(None, description="The workflow run of the first failure (else the first run).")
     workflow_runs: list[CiInfo] | None = Field(None, description="detail=full: every GitHub Actions run.")
     counts: dict[str, int] = Field(description="Checks per bucket: failed, cancelled, pending, passed.")
-    checks: list[CheckSummary] = Field(description="Checks that did not pass (every check with detail=full), "
-                                       "including external CI with its link and state.")
+    checks: list[CheckSummary] = Field(description="Checks that did not pass and are not in failed_checks "
+                                       "(cancelled, pending, missing), external CI included; detail=full: every "
+                                       "check.")
     failed_checks: list[FailedCheck]
     failures: list[Failure] = Field(description="Failing tests, one page.")
     total_failures: int = Field(description="Failing tests across all pages.")
@@ -222,30 +223,44 @@ class GetFailingTestsOutput(OutputModel):
     notice: str
 
 
+def _check_key(check: Any) -> tuple[Any, ...]:
+    return (check.display_name, check.check_run_id, check.url, check.state)
+
+
 def _scope(ref: Any, detail: str, history: bool) -> dict[str, Any]:
     return {"pr": str(ref).lower(), "detail": detail, "history": history}
 
 
 def _look(ctx: Context, ref: Any, params: GetFailingTestsInput, wait: bool, history: bool) -> Any:
-    """Watch CI, then read the failed runs' test-report artifacts and (concurrently) their history."""
+    """Watch CI; the failed runs' test-report artifacts and history are read as soon as a rollup page names
+    the run (:mod:`pr_agent.ci.prefetch`) when the answer comes from one look or the first failure, else
+    after the watch; both are merged once it is done."""
     from pr_agent.ci import history as hist
     from pr_agent.ci.artifacts import apply_reports
+    from pr_agent.ci.prefetch import Prefetch
     from pr_agent.ci.watch import watch
 
-    out = watch(ctx, ref, wait=wait, bail_on_first=bool(params.bail_on_first),
-                timeout_s=float(params.timeout_seconds or DEFAULT_TIMEOUT_S))
-    snap = out.snapshot
-    with ctx.gh.pool(1) as pool:
-        gathered = pool.submit(hist.gather, ctx, ref, out.analyses, snap.base_ref, snap.head_sha) if history else None
-        apply_reports(ctx, ref, out.analyses, snap.rollup.checks)
-        if gathered is not None:
-            try:
-                found = gathered.result()
-            except PrAgentError as err:  # the verdicts are extra: GitHub failing them never fails the answer
-                if err.code == "cancelled":
-                    raise
-                found = hist.Gathered(base=snap.base_ref, error=err.code)
-            hist.assign(out.analyses, found)
+    bail = bool(params.bail_on_first)
+    pre = Prefetch(ctx, ref, history=history) if not wait or bail else None
+    try:
+        out = watch(ctx, ref, wait=wait, bail_on_first=bail,
+                    timeout_s=float(params.timeout_seconds or DEFAULT_TIMEOUT_S), prefetch=pre)
+        snap = out.snapshot
+        with ctx.gh.pool(1) as pool:
+            gathered = pool.submit(hist.gather, ctx, ref, out.analyses, snap.base_ref, snap.head_sha, pre) \
+                if history else None
+            apply_reports(ctx, ref, out.analyses, snap.rollup.checks, pre)
+            if gathered is not None:
+                try:
+                    found = gathered.result()
+                except PrAgentError as err:  # the verdicts are extra: GitHub failing them never fails the answer
+                    if err.code == "cancelled":
+                        raise
+                    found = hist.Gathered(base=snap.base_ref, error=err.code)
+                hist.assign(out.analyses, found)
+    finally:
+        if pre is not None:
+            pre.close()
     return out
 
 
@@ -260,7 +275,7 @@ def handle(ctx: Context, params: GetFailingTestsInput) -> GetFailingTestsOutput:
     cursor = read_cursor(params.cursor, NAME, scope) if params.cursor else None
     after = cursor.position if cursor else None
     wait = bool(params.wait) and after is None
-    held = fetch_or_reuse(ctx, NAME, {**scope, "pr": pr_key(ref)}, cursor and cursor.snapshot, [ref],
+    held = fetch_or_reuse(ctx.snapshots, NAME, {**scope, "pr": pr_key(ref)}, cursor and cursor.snapshot, [ref],
                           lambda: _look(ctx, ref, params, wait, history))
     out = held.value  # shared with other pages when it is a snapshot: read it, never change it
     if held.from_snapshot:  # a later page is one look at the snapshot's CI state, as a re-fetch would be
@@ -282,6 +297,7 @@ def handle(ctx: Context, params: GetFailingTestsInput) -> GetFailingTestsOutput:
     first_run = next((a.check.run_id for a in out.analyses if a.check.run_id), None)
     ci_info = next((r for r in runs if r["run_id"] == first_run), runs[0] if runs else None)
     commands = list(dict.fromkeys(f["reproduce_command"] for f in page if f.get("reproduce_command")))
+    in_failed_checks = {_check_key(a.check) for a in out.analyses}  # concise: said once, in failed_checks
     failed_steps = {a.job_id: a.step.name for a in out.analyses if a.job_id is not None and a.step is not None}
     stale = None
     if out.new_head:
@@ -292,7 +308,8 @@ def handle(ctx: Context, params: GetFailingTestsInput) -> GetFailingTestsOutput:
         "pr": str(ref), "status": status, "head_sha": snap.head_sha, "stale_head": stale,
         "ci_info": ci_info, "workflow_runs": runs if full else None,
         "counts": report.counts(checks),
-        "checks": [report.check_view(c, full) for c in checks if full or c.bucket != "passed"],
+        "checks": [report.check_view(c, full) for c in checks
+                   if full or (c.bucket != "passed" and _check_key(c) not in in_failed_checks)],
         "failed_checks": [report.failed_check_view(a, ref, full) for a in out.analyses],
         "failures": [report.concise_failure(x, {} if full else failed_steps) for x in
                      ({k: v for k, v in f.items() if not k.startswith("_")} for f in page)],

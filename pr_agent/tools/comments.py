@@ -53,8 +53,8 @@ class FindUnresolvedCommentsInput(InputModel):
         "chronological", "Order of the comments: chronological, by_file (path, then line) or by_author.")
     parse_review_bodies: bool | None = stored(
         True, "Split AI-reviewer review bodies (CodeRabbit, Copilot, Gemini, Codex, Sourcery, Qodo, CodeAnt, "
-        "Greptile, Bugbot, cubic, Bito) into one item per actionable finding with file/line context; false keeps "
-        "each body whole.")
+        "Greptile, Bugbot, cubic, Bito, Ellipsis; any other bot by common finding markup, low confidence) into "
+        "one item per actionable finding with file/line context; false keeps each body whole.")
     detail: Literal["concise", "full"] = Field(
         "concise", description="concise: what an agent needs to act. full: adds diff hunks, reactions, "
         "update times, thread positions and reply links. Omitted means concise.")
@@ -92,8 +92,8 @@ class Reply(OutputModel):
     id: int
     node_id: str | None = Field(None, description="Only with detail=full.")
     author: str
-    is_bot: bool
-    created_at: str
+    is_bot: bool | None = Field(None, description="concise: absent means false.")
+    created_at: str | None = Field(None, description="Only with detail=full.")
     body: str
     is_minimized: bool | None = Field(None, description=MINIMIZED_DESCRIPTION + " concise: absent means false.")
     minimized_reason: str | None = Field(None, description=MINIMIZED_REASON_DESCRIPTION)
@@ -123,8 +123,9 @@ class ActionCommands(OutputModel):
                                "(needs_input): `reply_command < reply.md`, or a quoted heredoc (<<'EOF'). It holds "
                                "no text of its own: run as is, with nothing on stdin, GitHub refuses the empty "
                                "body and nothing is posted.")
-    needs_input: list[Literal["stdin"]] = Field(description="What reply_command needs from you: stdin, the text of "
-                                                "your reply (yours to write; never a placeholder).")
+    needs_input: list[Literal["stdin"]] | None = Field(
+        None, description="What reply_command needs from you: stdin, the text of your reply (yours to write; never "
+        "a placeholder). concise: actions.needs_input of the answer.")
     resolve_command: str | None = Field(None, description="Shell command that resolves the thread (review "
                                         "comments only). Run it only after the fix is verified.")
     resolve_condition: str | None = Field(None, description="When to resolve. concise: present only when it is "
@@ -144,7 +145,7 @@ class FeedbackItem(OutputModel):
     means false / 0) and what the answer's actions holds for every item."""
 
     id: int = Field(description="Numeric (REST) id of the comment, review or root comment of the thread.")
-    node_id: str = Field(description="GraphQL node id of the same object.")
+    node_id: str | None = Field(None, description="GraphQL node id of the same object; only with detail=full.")
     type: Literal["review_comment", "issue_comment", "review"]
     author: str
     author_association: str
@@ -174,7 +175,8 @@ class FeedbackItem(OutputModel):
                                        "excluded author but a kept author wrote in the thread: the item stays "
                                        "for their replies, the first comment is the context they answered.")
     in_reply_to_id: int | None = None
-    reply_count: int | None = Field(None, description="concise: how many replies the thread has.")
+    reply_count: int | None = Field(None, description="concise: how many replies the thread has, when older ones "
+                                    "were left out.")
     replies_omitted: int | None = Field(None, description="concise: older replies left out (replies keeps the "
                                         "last ones; detail=full has all).")
     body_truncated: bool | None = Field(None, description="concise: the body was cut (detail=full has it whole).")
@@ -184,12 +186,14 @@ class FeedbackItem(OutputModel):
         description="Where the item comes from: an inline thread, a review body (or a finding parsed from "
         "one), or the conversation.")
     last_author: str | None = Field(None, description="review_comment only: who wrote the thread's last visible "
-                                    "comment (hidden ones do not count); absent when every comment is hidden.")
+                                    "comment (hidden ones do not count). concise: absent when it is the author of the "
+                                    "last reply shown (or of the comment, with no replies).")
     last_author_is_bot: bool | None = None
     changed_since_comment: Literal["true", "false", "unknown"] | None = Field(
         None, description="Whether the lines this thread or finding is anchored to changed since it was written "
         "(threads: GitHub's outdated flag; body findings: the review's commit vs the head, read with git inside "
-        "a clone). A hint that you may already have addressed it, never a reason to resolve without checking.")
+        "a clone). A hint that you may already have addressed it, never a reason to resolve without checking. "
+        "concise: absent means false.")
     viewer_replied: bool | None = Field(None, description="review_comment only: whether you (the gh login) "
                                         "already replied in the thread.")
     title: str | None = Field(None, description="Finding parsed from an AI reviewer's review body or inline "
@@ -263,6 +267,8 @@ class FeedbackWarning(OutputModel):
 
 class PageActions(OutputModel):
     view_in_browser: str = Field(description="Command that opens the PR in a browser (every item's).")
+    needs_input: list[Literal["stdin"]] = Field(description="What every reply_command needs: your reply's text on "
+                                                "its standard input.")
     resolve_condition: dict[str, str] = Field(description="By item type: when to resolve an item whose "
                                               "action_commands has no resolve_condition of its own (concise).")
 
@@ -370,7 +376,7 @@ def handle(ctx: Context, params: FindUnresolvedCommentsInput) -> FindUnresolvedC
         waited.append(res)
         return res.feedback
 
-    held = fetch_or_reuse(ctx, NAME, {**scope, "pr": pr_key(ref), "full": full}, cursor and cursor.snapshot,
+    held = fetch_or_reuse(ctx.snapshots, NAME, {**scope, "pr": pr_key(ref), "full": full}, cursor and cursor.snapshot,
                           [ref], fetch)
     feedback = held.value  # shared with other pages when it is a snapshot: read it, never change it
     items, skipped_resolved, body_stats = build_items(feedback, ref, full=params.detail == "full",
@@ -399,7 +405,8 @@ def handle(ctx: Context, params: FindUnresolvedCommentsInput) -> FindUnresolvedC
         comments=[FeedbackItem.model_validate(it) for it in sent],
         nextCursor=next_cursor,
         truncated=truncated,
-        actions=PageActions(view_in_browser=commands.view_command(ref), resolve_condition=RESOLVE_CONDITIONS),
+        actions=PageActions(view_in_browser=commands.view_command(ref), needs_input=list(commands.REPLY_NEEDS_INPUT),
+                            resolve_condition=RESOLVE_CONDITIONS),
         summary=Summary(
             total_comments=len(kept),
             by_author=dict(sorted(by_author.items())),
@@ -505,7 +512,7 @@ def render(out: dict[str, Any]) -> str:
             lines.append("  ↳ " + c.dim(f"({it['hidden_replies']} hidden replies; --detail full shows them)"))
         ac = it["action_commands"]
         if it.get("thread_id"):
-            last = f"; last word: {it['last_author']}" if it.get("replies") else ""
+            last = f"; last word: {it.get('last_author') or it['replies'][-1]['author']}" if it.get("replies") else ""
             lines.append("  " + c.dim(terminal_field(f"thread {it['thread_id']}{last}")))
         lines.append("  " + c.dim("reply:") + f"   {ac['reply_command']}  " + c.dim("(your reply on stdin)"))
         if ac.get("resolve_command"):

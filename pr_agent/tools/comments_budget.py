@@ -24,10 +24,11 @@ from pydantic import Field
 
 from pr_agent import surface
 from pr_agent.registry import OutputModel
+from pr_agent.review.commands import REPLY_NEEDS_INPUT
 
 KEEP_REPLIES = 2
 REPLY_BODY_CHARS = 300
-BODY_CHARS = 4000
+BODY_CHARS = 2000
 MCP_PAGE_SIZE = 20
 CLI_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 100
@@ -61,8 +62,10 @@ _FALSE_BY_DEFAULT = ("is_minimized", "is_outdated", "hidden_replies", "filtered_
 
 
 def _concise_actions(item: dict[str, Any], conditions: dict[str, str]) -> dict[str, Any]:
-    """``action_commands`` without what the page's ``actions`` already says for every item."""
-    actions = {k: v for k, v in (item.get("action_commands") or {}).items() if k != "view_in_browser"}
+    """``action_commands`` without what the page's ``actions`` already says for every item (the browser command,
+    what a reply command reads, the item type's resolve condition)."""
+    actions = {k: v for k, v in (item.get("action_commands") or {}).items()
+               if k != "view_in_browser" and not (k == "needs_input" and list(v) == list(REPLY_NEEDS_INPUT))}
     generic = item.get("can_resolve") if item.get("type") == "review_comment" else (
         actions.get("resolve_condition") == conditions.get(item.get("type") or ""))
     if generic:
@@ -71,15 +74,35 @@ def _concise_actions(item: dict[str, Any], conditions: dict[str, str]) -> dict[s
 
 
 def _concise(item: dict[str, Any], conditions: dict[str, str]) -> dict[str, Any]:
-    out = {k: v for k, v in item.items() if not (k in _FALSE_BY_DEFAULT and not v)}
+    out = {k: v for k, v in item.items() if not (k in _FALSE_BY_DEFAULT and not v)
+           and k != "node_id"  # id names it, and every tool taking a comment takes that id
+           and not (k == "changed_since_comment" and v == "false")}  # absent: false (or not applicable)
     out["action_commands"] = _concise_actions(item, conditions)
+    replies = [r for r in item.get("replies") or [] if not r.get("is_minimized")]
+    shown_last = replies[-1] if replies else (item if not item.get("is_minimized") else None)
+    last = out.get("last_author")
+    if shown_last is not None and last is not None and last == shown_last.get("author") \
+            and not item.get("filtered_replies") and not item.get("hidden_replies"):
+        out.pop("last_author")  # the author of the last comment shown: absent means that one
+        out.pop("last_author_is_bot", None)
     return out
 
 
 def _cut(text: str, limit: int) -> tuple[str, bool]:
+    """``text`` cut to at most ``limit`` characters, at a word boundary (never mid-word), marked with "…"."""
     if len(text) <= limit:
         return text, False
-    return text[:limit].rstrip() + "…", True
+    head = text[:limit + 1]
+    at = max(head.rfind(" "), head.rfind("\n"), head.rfind("\t"))
+    head = head[:at] if at > limit // 2 else text[:limit]  # a word longer than half the bound: cut it
+    return head.rstrip() + "…", True
+
+
+def _concise_reply(reply: dict[str, Any]) -> dict[str, Any]:
+    """A kept reply: who said what. Its node_id, time and links are in detail=full; is_bot and is_minimized only
+    when true."""
+    return {k: v for k, v in reply.items() if k not in ("node_id", "created_at")
+            and not (k in ("is_bot", "is_minimized") and not v)}
 
 
 def summarise(items: list[dict[str, Any]], *, full: bool,
@@ -104,12 +127,10 @@ def summarise(items: list[dict[str, Any]], *, full: bool,
             for reply in replies[-KEEP_REPLIES:]:
                 text, was_cut = _cut(reply.get("body") or "", REPLY_BODY_CHARS)
                 bodies += was_cut
-                # its id names it; a reply nobody hid says nothing by is_minimized=false
-                reply = {k: v for k, v in reply.items() if k != "node_id" and not (k == "is_minimized" and not v)}
-                kept.append({**reply, "body": text, **({"body_truncated": True} if was_cut else {})})
-            item["replies"], item["reply_count"] = kept, len(replies)
-            if len(replies) > KEEP_REPLIES:
-                item["replies_omitted"] = len(replies) - KEEP_REPLIES
+                kept.append({**_concise_reply(reply), "body": text, **({"body_truncated": True} if was_cut else {})})
+            item["replies"] = kept
+            if len(replies) > KEEP_REPLIES:  # else reply_count would be len(replies)
+                item["reply_count"], item["replies_omitted"] = len(replies), len(replies) - KEEP_REPLIES
                 cut_items += 1
                 omitted += len(replies) - KEEP_REPLIES
         out.append(item)

@@ -191,7 +191,18 @@ API = ("tests/test_api.py::test_get_invoice", "KeyError: 'total'")
 CART = ("tests/test_cart.py::test_checkout", "TimeoutError: checkout took 31s")
 
 
-def history_world(*, base_runs: bool = True) -> dict[str, Any]:
+BASE_JUNIT = """<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" errors="0" failures="1"
+ skipped="0" tests="2"><testcase classname="tests.test_invoice" name="test_total" time="0.01"/><testcase
+ classname="tests.test_tax" name="test_rate" time="0.01"><failure message="AssertionError: assert 0.19 == 0.2">def
+ test_rate():
+&gt;       assert rate() == 0.2
+E       AssertionError: assert 0.19 == 0.2
+
+tests/test_tax.py:9: AssertionError</failure></testcase></testsuite></testsuites>
+"""
+
+
+def history_world(*, base_runs: bool = True, base_report: bool = False) -> dict[str, Any]:
     """PR 7 (base ``main``), run 9001 of workflow CI on attempt 2, and run 9002 of workflow Docs:
 
     - ``unit`` fails TOTAL and RATE; on main (run 8001, the latest completed) ``unit`` failed RATE only;
@@ -199,7 +210,10 @@ def history_world(*, base_runs: bool = True) -> dict[str, Any]:
     - ``e2e`` fails CART; the same job passed on attempt 1 of run 9001 (same commit);
     - ``docs`` (workflow Docs) fails; Docs never ran on main.
     An older main run (7990, unit passed) and a newer ``pull_request`` run on main (8002) must not be chosen.
-    ``base_runs=False``: no run on main at all."""
+    ``base_runs=False``: no run on main at all. ``base_report=True``: the log of ``unit`` on main (job 8011) has
+    expired (410), but run 8001 uploaded its JUnit report (``test-results-unit``: RATE failed, TOTAL passed),
+    next to ``test-results-integration`` (a job that passed there) and ``coverage-html`` (no report by its
+    name): neither is downloaded."""
     checks = [job("unit", 801), job("integration", 802), job("e2e", 803),
               job("docs", 804, workflow="Docs", run_id=9002)]
     ci: dict[str, Any] = {
@@ -222,6 +236,13 @@ def history_world(*, base_runs: bool = True) -> dict[str, Any]:
             {"id": 8002, "workflow": "CI", "event": "pull_request", "created_at": "2026-11-30T08:00:00Z", "jobs": [
                 {"name": "unit", "id": 8021}, {"name": "integration", "id": 8022, "conclusion": "failure"}]},
         ]
+        if base_report:
+            ci["base_runs"][1]["jobs"][0] = {"name": "unit", "id": 8011, "conclusion": "failure", "log_status": 410}
+            ci["artifacts"] = [
+                {"name": "test-results-unit", "run_id": 8001, "files": [{"path": "junit.xml", "text": BASE_JUNIT}]},
+                {"name": "test-results-integration", "run_id": 8001, "files": [{"path": "junit.xml",
+                                                                              "text": BASE_JUNIT}]},
+                {"name": "coverage-html", "run_id": 8001, "files": [{"path": "index.html", "text": "<html/>"}]}]
     return world(checks, ci)
 
 

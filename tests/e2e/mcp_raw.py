@@ -15,6 +15,13 @@ from typing import Any
 
 import orjson
 
+# A client that writes its requests and closes stdin at once owes the server nothing more: every request read
+# before EOF is answered, within the EOF grace (3 s). On a loaded machine a quick call can take longer than that
+# and is then, by design, cancelled; a test that proves "answered normally" gives the server a grace longer than
+# any such call (the server ends the grace as soon as everything is answered, so this costs no time) and keeps a
+# generous hang guard. The grace running out is proven with a call that hangs (test_mcp_load.py).
+PATIENT_EOF = {"GH_PR_AGENT_MCP_EOF_GRACE": "150"}
+
 HANDSHAKE_PARAMS = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}
 
 

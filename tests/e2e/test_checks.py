@@ -73,8 +73,9 @@ def test_failing_pr_reports_exactly_the_failures_with_links_and_commands(agent) 
     job = orjson.loads(a.shell("gh api repos/acme/widgets/actions/jobs/101").stdout)
     assert job["html_url"] == f"{JOB}/101"
     assert job["steps"][3]["number"] == 4 and job["steps"][3]["conclusion"] == "failure"
-    rollup_urls = {c["name"]: c["url"] for c in out["checks"]}
-    assert rollup_urls["CI / pytest"] == f"{JOB}/101"
+    # concise: a failed check is said once, in failed_checks; its page is its log_url without the step anchor
+    assert not {c["name"] for c in out["checks"]} & set(failed)
+    assert pytest_check["log_url"].split("#")[0] == job["html_url"] and "url" not in pytest_check
 
     # the compile error is a non-test failure with its decisive lines, not an invented test
     build = failed["CI / build"]

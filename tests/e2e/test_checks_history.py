@@ -4,11 +4,13 @@ preference), the requests each costs, and reports in artifacts that disagree wit
 
 from __future__ import annotations
 
+import re
 import shlex
 from typing import Any
 
 import orjson
 
+from bench.github import observed_depth, stamp_responses
 from tests.e2e.ci_worlds import API, CART, FAST, RATE, TOTAL, history_world, reports_world
 from tests.fakehub import Fault
 
@@ -113,3 +115,52 @@ def test_reports_in_artifacts_come_first_and_merge_with_the_logs(agent) -> None:
     assert "the test-report artifacts of run 9001 could not be read (" in unit["note"]
     assert unit["history"] == {"verdict": "unknown", "reason": "history could not be read (server_error)"}
     assert [f["source"] for f in again["failures"] if f["check_name"] == "CI / unit"] == ["log"]
+
+
+def test_history_and_report_reads_start_with_the_logs_not_after_the_look(agent) -> None:
+    """The critical path: a failed run's history chain (run → base runs → base jobs and artifacts → base log
+    or report) and its artifact list start when the rollup page names the run, next to the jobs' own logs
+    (each 302 + blob), not after them. Observed with 1.5 s a round trip (as bench reads it): 6 sequential
+    round trips, bench's floor for this chain (rollup, run, base runs, base jobs, 302, blob), where reading
+    history after the look put its chain behind the look's; the request count stays what the unhurried order asks."""
+    stamp_responses()
+    a = agent(history_world(base_report=True), latency_ms=1500)
+    out = run_json(a)
+    assert {f["history"]["verdict"] for f in out["failures"]} == {"new_in_this_pr", "failing_on_base", "flaky",
+                                                                  "unknown"}
+    reqs = [r for r in a.hub.requests if r.method != "CONNECT"]
+    first_log = min(r.started for r in reqs if re.fullmatch(r"/repos/acme/widgets/actions/jobs/80\d/logs", r.path))
+    for path in ("/repos/acme/widgets/actions/runs/9001", "/repos/acme/widgets/actions/runs/9002",
+                 "/repos/acme/widgets/actions/runs/9001/artifacts"):
+        start = min(r.started for r in reqs if r.path.split("?")[0] == path)
+        assert start - first_log < 1.5, f"{path} waited for a job log (1.5 s a round trip)"
+    assert observed_depth(reqs, 1.5) == 6
+    history = [p for p in _paths(a) if p in HISTORY_PATHS]
+    assert sorted(history) == sorted(HISTORY_PATHS)  # each still asked once
+
+
+def test_the_base_runs_test_report_decides_when_its_log_has_expired(agent) -> None:
+    """main's ``unit`` job log has expired (410), but run 8001 uploaded its JUnit report: the test-level
+    verdicts come from it (RATE failed there, TOTAL did not), for 1 artifact list and 1 download more."""
+    a = agent(history_world(base_report=True))
+    out = run_json(a)
+    tests = {f["test_name"]: f["history"] for f in out["failures"]}
+    assert tests[RATE[0]] == {"verdict": "failing_on_base", "reason": "it failed on the base branch too, in run 8001 "
+                              "(2026-11-29), by its test report"}
+    assert tests[TOTAL[0]]["verdict"] == "new_in_this_pr"
+    assert [p for p in _paths(a) if p.endswith("/artifacts") and "/runs/8001/" in p] == [
+        "/repos/acme/widgets/actions/runs/8001/artifacts"]
+    zips = [p for p in _paths(a) if p.endswith("/zip")]
+    unit_report = next(x for x in a.hub.world.repo("acme", "widgets")["pull_requests"][0]["ci"]["artifacts"]
+                       if x["name"] == "test-results-unit")
+    assert zips == [f"/repos/acme/widgets/actions/artifacts/{unit_report['id']}/zip"]  # integration's: passed
+    assert "/repos/acme/widgets/actions/jobs/8011/logs" in _paths(a)  # asked, 410: the report stands in
+    # waiting for the whole CI: the same reads, after the watch
+    waited = {f["test_name"]: f["history"] for f in run_json(a, "--wait")["failures"]}
+    extra = [p for p in _paths(a) if re.search(r"/actions/(runs|workflows|artifacts)/|/jobs/8011/", p)]
+    assert waited == tests and sorted(extra[len(extra) // 2:]) == sorted(extra[: len(extra) // 2])
+    # without the report the expired log leaves the test verdicts unknown
+    b = agent(history_world(base_report=True))
+    b.hub.world.repo("acme", "widgets")["pull_requests"][0]["ci"]["artifacts"] = []
+    bare = {f["test_name"]: f["history"]["verdict"] for f in run_json(b)["failures"]}
+    assert bare[RATE[0]] == bare[TOTAL[0]] == "unknown"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from typing import Any
 
@@ -95,17 +96,27 @@ def test_least_privilege_selection(agent) -> None:
 
         async def main() -> dict[str, Any]:
             async with Client(params, mode="legacy") as c:
-                names = sorted(t.name for t in (await c.list_tools()).tools)
+                listed = (await c.list_tools()).tools
                 call = await c.call_tool("resolve_review_thread", {"pr": "acme/widgets#7", "thread_id": "PRRT_human"})
                 caps = await c.read_resource("pr-agent://capabilities")
-                return {"names": names, "call": call, "caps": caps.contents[0].text}
+                return {"names": sorted(t.name for t in listed), "call": call, "caps": caps.contents[0].text,
+                        "listed": json.dumps([t.model_dump(mode="json") for t in listed])}
 
         return anyio.run(main)
 
     ro = session("--read-only")
     assert "resolve_review_thread" not in ro["names"] and "find_unresolved_comments" in ro["names"]
-    assert ro["call"].is_error and "disabled" in ro["call"].structured_content["error"]["message"]
+    assert ro["call"].is_error
+    error = ro["call"].structured_content["error"]
+    assert error["code"] == "invalid_arguments" and error["details"]["reason"] == "tool disabled"
+    assert "disabled" in error["message"] and "pr-agent://capabilities" in error["message"]
+    assert "find_unresolved_comments" in error["suggestion"] and "resolve_review_thread" not in error["suggestion"]
     assert '"read_only":true' in ro["caps"]
+    # over MCP nothing names the CLI: no launch flag, no `gh pr-agent …` command, no environment variable
+    for said in (error["message"], error["suggestion"], ro["call"].content[0].text, ro["caps"], ro["listed"]):
+        assert "--read-only" not in said and "--tools" not in said and "gh pr-agent" not in said, said
+        assert "GH_" not in said, said
+    assert "stored preference" in json.loads(ro["caps"])["preferences"]
     only = session("--tools", "find_unresolved_comments")
     assert only["names"] == ["find_unresolved_comments"]
     bad = a.cli("mcp", "--tools", "nope")

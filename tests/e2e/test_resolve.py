@@ -41,7 +41,7 @@ def test_resolve_by_comment_ids_with_reply(agent) -> None:
     assert out["reply_comment"]["comment_id"] > 0
     comments = thread_of(a.hub, "PRRT_human")["comments"]
     assert comments[-1]["body"] == HOSTILE_BODY and comments[-1]["author"] == "octocat"
-    node_id = next(c["node_id"] for c in a.json("comments", "acme/widgets#7")["comments"]
+    node_id = next(c["node_id"] for c in a.json("comments", "acme/widgets#7", "--detail", "full")["comments"]
                    if c.get("thread_id") == "PRRT_rabbit")
     assert a.json("resolve", "acme/widgets#7", "--comment", node_id)["thread_id"] == "PRRT_rabbit"
 

@@ -51,7 +51,7 @@ def recorded(record: Path) -> list[list[str]]:
 # ------------------------------------------------------------------ running generated commands for real
 TEST_NAMES: list[str] = CORPUS["test_names"]
 STUB_PROGRAMS = ("gh", "git", "pytest", "go", "npx", "cargo", "bundle", "python", "dotnet", "mvn", "resolve", "mix",
-                 "node", "dart", "ruby", "swift")
+                 "node", "dart", "ruby", "swift", "ctest", "sbt", "bun", "deno")
 UNSAFE_ON_TERMINAL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 

@@ -22,7 +22,7 @@ from tests.safety.test_properties import RUNNERS
 from tests.safety.worlds import TOOL_CASES, agent_for, baseline, run_json
 
 PROGRAMS = ("gh", "git", "pytest", "go", "npx", "cargo", "bundle", "python", "python3", "npm", "yarn", "pnpm",
-            "mvn", "gradle", "./gradlew", "dotnet", "rspec", "jest", "vitest", "tox", "make")
+            "mvn", "gradle", "./gradlew", "dotnet", "rspec", "jest", "vitest", "tox", "make", "bun", "deno")
 COMMAND_KEY = re.compile(r"command|steps|next_action|repair|plan")
 
 
@@ -110,8 +110,12 @@ _PLAIN: dict[str, tuple[str, str | None, str | None]] = {
     "exunit": ("test b", None, "test/a_test.exs"), "tap": ("b", "node:test", "test/a.test.js"),
     "swift-testing": ("loadsConfig()", None, None), "dart": ("b", "test/a_test.dart", None),
     "minitest": ("ATest#test_b", None, "test/a_test.rb"), "stestr": ("pkg.tests.T.test_b", None, None),
+    "ctest": ("unit.vector", None, None), "sbt": ("A Cart should add an item", "shop.CartSpec", None),
+    "kotest": ("io.a.CartSpec > adds an item", "io.a.CartSpec", None),
+    "ava": ("a › b", None, "test/a.js"), "bun": ("a > b", "test/a.test.ts", None),
+    "deno": ("a ... b", None, "a_test.ts"),
 }
-NO_COMMAND = {"googletest", "xctest", "catch2", "cypress", "unknown"}  # no exact rerun command for these (yet)
+NO_COMMAND = {"googletest", "xctest", "catch2", "cypress", "karma", "unknown"}  # no exact rerun command for these (yet)
 
 
 @pytest.mark.parametrize("runner", [r for r in RUNNERS if r])

@@ -80,9 +80,31 @@ def runner_logs() -> dict[str, list[str]]:
         "dart": [*[line for i, n in enumerate(NAMES) for line in (
             f"00:01 +0 -{i + 1}: test/h_test.dart: Suite {n} [E]", "  Expected: <1>", "    Actual: <2>", "",
             f"  test/h_test.dart {i + 3}:5  main.<fn>", "")], f"00:02 +0 -{len(NAMES)}: Some tests failed."],
+        "ava": [*[f"  ✘ [fail]: h › {n}" for n in NAMES], "  ─", "", *[line for i, n in enumerate(NAMES) for line in (
+            f"  h › {n}", "", f"  test/h.test.js:{i + 3}", "", "  Difference (- actual, + expected):", "", "  - 1",
+            "  + 2", "", f"  › test/h.test.js:{i + 3}:5", "", "")], "  ─", "", f"  {len(NAMES)} tests failed"],
+        "bun": ["bun test v1.1.38 (bf2f153f)", "", "test/h.test.ts:", *[line for i, n in enumerate(NAMES) for line in (
+            "error: expect(received).toBe(expected)", "",
+            f"      at <anonymous> (/home/runner/work/calc/calc/test/h.test.ts:{i + 3}:9)",
+            f"(fail) Suite > {n} [0.10ms]")], "", " 0 pass", f" {len(NAMES)} fail",
+            f"Ran {len(NAMES)} tests across 1 file. [9.00ms]"],
+        "deno": [f"running {len(NAMES)} tests from ./h_test.ts", *[f"{n} ... FAILED (1ms)" for n in NAMES], "",
+                 " ERRORS ", "", *[line for i, n in enumerate(NAMES) for line in (
+                     f"{n} => ./h_test.ts:{i + 3}:6", "error: Error: boom",
+                     f"    at file:///home/runner/work/calc/calc/h_test.ts:{i + 4}:9", "")],
+                 " FAILURES ", "", *[f"{n} => ./h_test.ts:{i + 3}:6" for i, n in enumerate(NAMES)], "",
+                 f"FAILED | 0 passed | {len(NAMES)} failed (3ms)", "", "error: Test failed"],
         "minitest": ["# Running:", "", "F" * len(NAMES), "", *[line for i, n in enumerate(NAMES) for line in (
             f"  {i + 1}) Failure:", f"HTest#test_{n} [test/h_test.rb:{i + 3}]:", "Expected: 1", "  Actual: 2", "")],
             f"{len(NAMES)} runs, {len(NAMES)} assertions, {len(NAMES)} failures, 0 errors, 0 skips"],
+        "ctest": ["Test project /home/runner/work/calc/calc/build", *[line for i, n in enumerate(NAMES) for line in (
+            f"    Start {i + 1}: {n}", f"{i + 1}/{len(NAMES)} Test #{i + 1}: {n} ........***Failed    0.01 sec")],
+            "", f"0% tests passed, {len(NAMES)} tests failed out of {len(NAMES)}", "", "The following tests FAILED:",
+            *[f"\t{i + 1:3d} - {n} (Failed)" for i, n in enumerate(NAMES)], "Errors while running CTest"],
+        "sbt": ["[info] HSpec:", *[line for i, n in enumerate(NAMES) for line in (
+            f"[info] - {n} *** FAILED *** (1 millisecond)", f"[info]   boom (HSpec.scala:{i + 3})")],
+            f"[info] Tests: succeeded 0, failed {len(NAMES)}, canceled 0, ignored 0, pending 0",
+            "[error] Failed tests:", "[error] \tcalc.HSpec"],
     }
 
 
@@ -135,10 +157,28 @@ def assert_selects_exactly(f: dict[str, Any], argvs: list[list[str]]) -> None:
         assert re.search(pattern[len("--test-name-pattern="):], name), (pattern, name)
     elif runner == "dart":  # dart test's --plain-name is the test's full name, plainly
         assert argv == ["dart", "test", f["suite"], f"--plain-name={name}"]
+    elif runner == "ava":  # AVA's --match is the whole title, without the "file ›" prefix it prints
+        assert argv == ["npx", "ava", f["file_path"], "--match=" + name.rsplit(" › ", 1)[1]], (argv, name)
+    elif runner == "bun":  # bun's -t regex over the titles joined by spaces
+        prog, sub, target, flag, pattern = argv
+        assert (prog, sub, target, flag) == ("bun", "test", f["suite"], "-t")
+        assert _regex_selects(pattern, " ".join(p.strip() for p in name.split(" > "))), (pattern, name)
+    elif runner == "deno":  # deno's /regex/ filter over the top-level test's name
+        prog, sub, target, flag = argv
+        assert (prog, sub, target) == ("deno", "test", f["file_path"]) and flag.startswith("--filter=/")
+        assert _regex_selects(flag[len("--filter=/"):-1], name.split(" ... ", 1)[0]), (flag, name)
     elif runner == "minitest":  # ruby's --name=/^method$/ selects the method
         prog, inc, path, flag = argv
         assert (prog, inc, path) == ("ruby", "-Itest", f["file_path"]) and flag.startswith("--name=/")
         assert re.fullmatch(flag[len("--name=/"):-1], name.split("#", 1)[1]), (flag, name)
+    elif runner == "ctest":  # -R: a regex over the test names, anchored
+        prog, flag, r, pattern = argv
+        assert (prog, flag, r) == ("ctest", "--output-on-failure", "-R") and _regex_selects(pattern, name), argv
+    elif runner == "sbt":  # testOnly the suite; -z selects by the test's text, in sbt's own quotes
+        if '"' in name or "\\" in name:  # no -z sbt would read back exactly: the suite
+            assert argv == ["sbt", f"testOnly {f['suite']}"], argv
+        else:
+            assert argv == ["sbt", f'testOnly {f["suite"]} -- -z "{name}"'], argv
     else:
         raise AssertionError(f"no expectation for runner {runner}")
 

@@ -49,12 +49,13 @@ pieces = st.sampled_from(["$(", ")", "`", "'", '"', ";", "&&", "|", "\\", "-", "
 untrusted = st.one_of(hostile, st.text(max_size=60), st.lists(pieces, max_size=12).map("".join))
 RUNNERS = ["pytest", "unittest", "go", "jest", "vitest", "mocha", "cargo", "nextest", "rspec", "phpunit", "dotnet",
            "gradle", "maven", "junit", "googletest", "xctest", "playwright", "exunit", "tap", "swift-testing", "dart",
-           "minitest", "stestr", "catch2", "cypress", "", "unknown"]
+           "minitest", "stestr", "catch2", "cypress", "ctest", "sbt", "kotest", "karma", "ava", "bun", "deno", "",
+           "unknown"]
 FLAGS = {"-run", "-t", "-E", "--exact", "--", "--lib", "--bins", "--test", "--filter", "--tests", "-k", "-m",
          "--example"}
 VALUE_FLAGS = ("--grep=", "--example=", "--filter=", "-Dtest=", "FullyQualifiedName=", "--project=", "--only=test:",
-               "--test-name-pattern=", "--plain-name=", "--name=")
-FLAGS |= {"--test", "-Itest"}
+               "--test-name-pattern=", "--plain-name=", "--name=", "--match=")
+FLAGS |= {"--test", "-Itest", "--output-on-failure", "-R"}
 
 
 @SETTINGS
@@ -83,6 +84,17 @@ def test_reproduction_commands_are_plain_data(runner: str, name: str, suite: str
         assert re.fullmatch(argv[-1][len("--grep="):], name.strip()), command
     if runner == "cargo":
         assert argv[-3:] == ["--", "--exact", name.strip()]
+    if runner == "ctest":  # -R: an anchored regex selecting the name
+        assert argv[:3] == ["ctest", "--output-on-failure", "-R"] and re.fullmatch(argv[3], name.strip()), command
+    if runner == "sbt":  # one sbt command word; a -z text is the name, inside sbt's quotes
+        assert len(argv) == 2 and argv[1].startswith("testOnly "), command
+        if " -- -z " in argv[1]:
+            assert argv[1].endswith(f' -- -z "{name.strip()}"') and '"' not in name and "\\" not in name, command
+    if runner == "bun":  # bun's -t is matched against the titles joined by spaces (ids join them by " > ")
+        assert re.fullmatch(argv[-1], " ".join(p.strip() for p in name.strip().split(" > "))), command
+    if runner == "deno":  # a /regex/ filter over the top-level test's name
+        pattern = argv[-1][len("--filter=/"):-1]
+        assert re.fullmatch(pattern, name.strip().split(" ... ", 1)[0]), command
 
 
 def _parser_runners() -> set[str]:

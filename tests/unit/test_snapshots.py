@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from pr_agent.context import Context
 from pr_agent.errors import PrAgentError
 from pr_agent.paging import decode_cursor, encode_cursor, read_cursor
 from pr_agent.refs import PRRef
@@ -131,17 +130,17 @@ def test_fetch_or_reuse() -> None:
         calls.append(1)
         return {"n": len(calls)}
 
-    cli = fetch_or_reuse(Context(), "t", SCOPE, None, [ref], fetch)  # the CLI: no store, nothing kept
+    cli = fetch_or_reuse(None, "t", SCOPE, None, [ref], fetch)  # the CLI: no store, nothing kept
     assert cli.snapshot_id is None and not cli.from_snapshot and cli.as_of.endswith("Z")
-    ctx = Context(snapshots=SnapshotStore())
-    first = fetch_or_reuse(ctx, "t", SCOPE, None, [ref], fetch)
+    store = SnapshotStore()
+    first = fetch_or_reuse(store, "t", SCOPE, None, [ref], fetch)
     assert first.snapshot_id and not first.from_snapshot and len(calls) == 2
-    again = fetch_or_reuse(ctx, "t", SCOPE, first.snapshot_id, [ref], fetch)
+    again = fetch_or_reuse(store, "t", SCOPE, first.snapshot_id, [ref], fetch)
     assert again.from_snapshot and again.value is first.value and again.as_of == first.as_of and len(calls) == 2
-    other = fetch_or_reuse(ctx, "t", {**SCOPE, "sort": "x"}, first.snapshot_id, [ref], fetch)
+    other = fetch_or_reuse(store, "t", {**SCOPE, "sort": "x"}, first.snapshot_id, [ref], fetch)
     assert not other.from_snapshot and len(calls) == 3  # another scope: re-fetched, never the other's data
-    ctx.snapshots.invalidate(pr_key(ref))  # type: ignore[union-attr]
-    after = fetch_or_reuse(ctx, "t", SCOPE, first.snapshot_id, [ref], fetch)
+    store.invalidate(pr_key(ref))
+    after = fetch_or_reuse(store, "t", SCOPE, first.snapshot_id, [ref], fetch)
     assert not after.from_snapshot and len(calls) == 4 and after.snapshot_id != first.snapshot_id
 
 

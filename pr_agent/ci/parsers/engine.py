@@ -22,16 +22,23 @@ from ...errors import PrAgentError
 from ..logs import decode_pieces
 from .base import MAX_MESSAGE_CHARS, RING_SIZE, BaseParser, Context, Draft
 from .cpp_catch2 import Catch2Parser
+from .cpp_ctest import CTestParser
 from .dart_test import DartTestParser
 from .dotnet import DotnetParser
 from .exunit import ExUnitParser
 from .go_test import GoParser
+from .js_ava import AvaParser
+from .js_bun import BunParser
+from .js_deno import DenoParser
 from .js_jest import JestParser
+from .js_karma import KarmaParser
 from .js_mocha import CypressParser, MochaParser
 from .js_playwright import PlaywrightParser
 from .js_vitest import VitestParser
 from .junit_xml import JunitXmlParser
 from .jvm import GradleParser, MavenParser
+from .jvm_kotest import KotestParser
+from .jvm_sbt import SbtParser
 from .models import RUNNERS, ParsedLog, TestFailure
 from .native import GoogleTestParser, XCTestParser
 from .nontest import NonTestDetector
@@ -71,6 +78,13 @@ PARSER_CLASSES: tuple[type[BaseParser], ...] = (
     DartTestParser,
     MinitestParser,
     StestrParser,
+    CTestParser,
+    SbtParser,
+    KotestParser,
+    KarmaParser,
+    AvaParser,
+    BunParser,
+    DenoParser,
 )
 HINTS = ("auto", *RUNNERS)
 # Lines longer than this are cut to it before anything reads them: every pattern then costs a bounded
@@ -137,8 +151,11 @@ class _Feeder:
                 if p is not maven:
                     p.feed(s)
             return
-        c = s.lstrip()[:1]
-        todo = self.by_char.get("0" if c.isdigit() else c, ())
+        if s[:3] == "##[":  # an Actions command (a step's group, an annotation): no parser starts from its
+            todo: tuple[BaseParser, ...] = ()  # first character (TAP's "#" lines are "# pass N"/"# fail N")
+        else:
+            c = s.lstrip()[:1]
+            todo = self.by_char.get("0" if c.isdigit() else c, ())
         if capturing or self.more(s):
             more = [p for w, p in self.words if w in s] + [p for p, a in self.busy if getattr(p, a) is not None]
             todo = tuple(dict.fromkeys((*capturing, *todo, *more)))
@@ -306,6 +323,23 @@ def _drop_mocha_echo(parsers: list[BaseParser], results: dict[str, list[Draft]])
     mocha.first_seen = None
 
 
+def _drop_ctest_wrapper(parsers: list[BaseParser], results: dict[str, list[Draft]]) -> None:
+    """CTest runs test executables: where another runner's parser found the failing tests in their output
+    (GoogleTest, Catch2, …), keep that view, not CTest's one line per executable."""
+    ctest = next((p for p in parsers if p.runner == "ctest"), None)
+    if ctest is not None and results.get("ctest") and any(results[p.runner] for p in parsers if p is not ctest):
+        results["ctest"] = []
+        ctest.passed = ctest.failed = None  # it counted executables, the runner inside counted tests
+
+
+def _drop_kotest_echo(parsers: list[BaseParser], results: dict[str, list[Draft]]) -> None:
+    """Kotest's tests are Gradle's test events too: keep the Kotest view of those."""
+    kotest = next((p for p in parsers if isinstance(p, KotestParser)), None)
+    if kotest is None or not results.get("kotest") or "gradle" not in results:
+        return
+    results["gradle"] = [d for d in results["gradle"] if d.test_name not in kotest.kotest]
+
+
 def parse_log(
     lines: Iterable[str] | Iterable[bytes],
     *,
@@ -346,11 +380,15 @@ def parse_log(
         nontest.hint(f"go test: package {pkg} failed outside any test: {pkg_lines[0]}", pkg_lines)
     _drop_nextest_echo(parsers, results)
     _drop_mocha_echo(parsers, results)
+    _drop_kotest_echo(parsers, results)
+    _drop_ctest_wrapper(parsers, results)
     failures = [_to_model(d, check_name) for p in parsers for d in results[p.runner] if d.test_name.strip()]
     failed = {f.test_name for f in failures}
     flaky = [name for p in parsers if isinstance(p, PytestParser) for name in p.reruns if name not in failed]
     flaky += [key.split(" ", 1)[-1] for p in parsers if isinstance(p, NextestParser) for key in p.ok]
     flaky += [name for p in parsers if isinstance(p, PlaywrightParser) for name in p.flaky_names]
+    flaky += [name for p in parsers if isinstance(p, CypressParser) for name in p.flaky_names]
+    flaky += [name for p in parsers if isinstance(p, JestParser) for name in p.flaky_names()]
     detected = sorted((p for p in parsers if p.first_seen is not None), key=lambda p: p.first_seen or 0)
     counted = [p for p in detected if p.passed is not None or p.failed is not None]
     return ParsedLog(

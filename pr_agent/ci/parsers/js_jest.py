@@ -10,6 +10,7 @@ _CODE_FRAME_RE = re.compile(r"\s*(?:>\s*)?\d+ \|")
 _COUNT_RE = re.compile(r"(?<!\d)(\d+) (failed|passed)\b")
 _DURATION_RE = re.compile(r"\d+(?:\.\d+)? ?m?s")
 _SUITE_FAILED = "Test suite failed to run"
+_RETRIED = "LOGGING RETRY ERRORS"  # jest.retryTimes(n, {logErrorsBeforeRetry: true}): the errors of failed tries
 
 
 def js_test_path(text: str) -> str | None:
@@ -62,7 +63,7 @@ def message_until_code(lines: list[str]) -> list[str]:
 
 class JestParser(BaseParser):
     runner = "jest"
-    first_chars = "●FPT✕"
+    first_chars = "●FPT✕L"
 
     def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
         super().__init__(ctx)
@@ -71,11 +72,12 @@ class JestParser(BaseParser):
         self.title = ""
         self.block_file: str | None = None
         self.fallback: dict[str, tuple[str, str | None]] = {}
+        self.retried: dict[str, None] = {}  # full names (titles joined by spaces) of "LOGGING RETRY ERRORS"
 
     def feed(self, line: str) -> None:
         s = line.strip()
         if self.block is not None:
-            if s.startswith(("● ", "FAIL ", "PASS ", "Test Suites:", "Summary of all failing tests")) or (
+            if s.startswith(("● ", "FAIL ", "PASS ", "Test Suites:", "Summary of all failing tests", _RETRIED)) or (
                 len(self.block) >= MAX_BLOCK_LINES
             ):
                 self._close()
@@ -99,6 +101,11 @@ class JestParser(BaseParser):
                 self.file = path
                 if c == "F":
                     self.detect()
+        elif c == "L" and s.startswith(_RETRIED):
+            name = s[len(_RETRIED) :].strip()
+            if name and len(self.retried) < 2000:
+                self.retried[name] = None
+                self.detect()
         elif c == "T" and s.startswith("Tests:"):
             counts = {w: int(n) for n, w in _COUNT_RE.findall(s)}
             if counts:
@@ -123,6 +130,13 @@ class JestParser(BaseParser):
             name = file or title
         self.add(f"{file}::{name}", name, message=message, file_path=path, line=line, suite=file,
                  confidence="medium" if title == _SUITE_FAILED else None)
+
+    def flaky_names(self) -> list[str]:
+        """Tests whose failed tries jest logged (``LOGGING RETRY ERRORS  <full name>``, then `` RETRY 1 `` and
+        the error) and that did not fail in the end: failed, then passed on a retry. Named as jest's header
+        names them (the full name: titles joined by spaces)."""
+        failed = {" ".join(p.strip() for p in d.test_name.split(" › ")) for d in self.drafts.values()}
+        return [n for n in self.retried if n not in failed]
 
     def finish(self) -> list[Draft]:
         self._close()

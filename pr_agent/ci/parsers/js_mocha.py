@@ -86,11 +86,26 @@ class MochaParser(BaseParser):
         return super().finish()
 
 
+_ATTEMPT = "(Attempt "
+_MARKS = ("✓ ", "✔ ", "- ")
+
+
+def _tree_title(text: str) -> str:
+    """A spec-reporter test title without its `` (1520ms)`` duration."""
+    if text.endswith("ms)") and " (" in text and text[text.rfind(" (") + 2 : -3].isdigit():
+        return text[: text.rfind(" (")].rstrip()
+    return text
+
+
 class CypressParser(MochaParser):
     """Cypress (``cypress run``): mocha's spec reporter under each ``Running:  login.cy.js  (1 of 3)`` header,
     then the ``(Results)`` table. The ids are mocha's own (``Suite test``); the spec file is the suite (and
     the file, when no stack frame names one: ``Searched:`` gives its path for a single spec). A log
-    without a ``Running:`` header is mocha's, not Cypress's."""
+    without a ``Running:`` header is mocha's, not Cypress's.
+
+    Test retries: a failed attempt prints ``(Attempt 1 of 3) title`` in the tree; a test whose last line is
+    ``✓ title`` after such attempts failed and then passed in the same run: flaky (``flaky_names``), not a
+    failure. The tree is read while a spec runs (the suites by indentation) to give it mocha's full id."""
 
     runner = "cypress"
     words = ("Running:", "(Results)", "Searched:")
@@ -99,22 +114,63 @@ class CypressParser(MochaParser):
         super().__init__(ctx)
         self.spec: str | None = None
         self.searched: str | None = None
+        self.suites: list[tuple[int, str]] = []  # (indent, title) of the spec reporter's open suites
+        self.attempted: dict[str, None] = {}  # full ids with a failed attempt, in this spec
+        self.flaky_names: list[str] = []
 
     def feed(self, line: str) -> None:
         s = line.strip().strip("│").strip()
         if s.startswith("Running:  ") and s.endswith(")") and " of " in s:
             self._end()
+            self._spec_done()
             self.spec = s[len("Running:"):].strip().rsplit(" (", 1)[0].strip()
             self.detect()
+            self.capture()  # the tree's lines name no failure word: read them all while the spec runs
             return
         if s.startswith("Searched:"):
             self.searched = s[len("Searched:"):].strip()
             return
         if s == "(Results)" and self.spec is not None:
             self._end()
+            self._spec_done()
             return
         if self.spec is not None:
+            if not self.in_failures and s:
+                self._tree(line, s)
             super().feed(line)
+            if self.spec is not None and self not in self.ctx.capturing:
+                self.capture()
+
+    def _tree(self, line: str, s: str) -> None:
+        """One line of the spec reporter's tree: a suite title, a test, a failed attempt."""
+        words = s.split(" ", 2)
+        if len(words) >= 2 and words[0].isdigit() and words[1] in ("passing", "failing", "pending"):
+            self.suites = []
+            return
+        indent = len(line) - len(line.lstrip())
+        while self.suites and self.suites[-1][0] >= indent:
+            self.suites.pop()
+        parents = [t for _, t in self.suites]
+        if s.startswith(_ATTEMPT) and ") " in s and " of " in s[: s.find(") ")]:
+            title = _tree_title(s[s.find(") ") + 2 :].strip())
+            if len(self.attempted) < 2000:
+                self.attempted[" ".join([*parents, title])] = None
+        elif s.startswith(_MARKS):
+            name = " ".join([*parents, _tree_title(s[2:].strip())])
+            if s[0] in "✓✔" and name in self.attempted and name not in self.flaky_names:
+                self.flaky_names.append(name)
+        elif not (s[0].isdigit() and ") " in s[:6]) and len(self.suites) < 50:
+            self.suites.append((indent, s))
+
+    def _spec_done(self) -> None:
+        self.spec, self.suites, self.attempted = None, [], {}
+        self.release()
+
+    def finish(self) -> list[Draft]:
+        drafts = super().finish()
+        failed = {d.test_name for d in drafts}
+        self.flaky_names = [n for n in self.flaky_names if n not in failed]
+        return drafts
 
     def add(self, key, name, **kw):  # type: ignore[no-untyped-def, override]
         spec = self.spec

@@ -9,6 +9,9 @@ from .base import BaseParser, Draft, split_location, trim_message
 _JVM_FILE = r"([\w$.-]+\.(?:java|kt|scala|groovy))"
 _JAVA_FRAME_RE = re.compile(r"\s*at (?:[\w.$/-]+//)?([^()]+)\.([^.()]+)\(" + _JVM_FILE + r":(\d+)\)")
 _JVM_FILE_RE = re.compile(_JVM_FILE)
+_KMP_CLASS_RE = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+_EXCEPTION_RE = re.compile(r"[A-Za-z_$][\w$.]*(?:Error|Exception|Throwable)\b")
+_JUNIT5_METHOD_RE = re.compile(r"[\w$]+\([\w$.,\[\] ]*\)(?:\[\w+\])?")  # removes(), parses(String)[jvm]
 _GRADLE_COUNT_RE = re.compile(r"(?<!\d)(\d+) tests? completed, (\d+) failed")
 _MVN_OLD_NAME_RE = re.compile(r"([\w$]+)\(([\w.$]+)\)$")
 _MVN_TOTAL_RE = re.compile(r"Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)\s*$")
@@ -68,9 +71,16 @@ class GradleParser(_JvmParser):
     runner = "gradle"
     words = (" FAILED", "tests completed")
 
+    def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(ctx)
+        self.heads: dict[str, str] = {}  # key -> the event's own "Class > test" text
+        self.kotest: set[str] = set()  # keys whose detail shows Kotest (``jvm_kotest``)
+        self.native = False  # the event being read is a Kotlin/Native or JS one ("Class.test FAILED")
+
     def feed(self, line: str) -> None:
         if self.key is not None:
-            if line.startswith((" ", "\t")) and line.strip() and len(self.lines) < 80:
+            # the detail is indented, its blank lines too (an empty line ends it)
+            if line.startswith((" ", "\t")) and len(self.lines) < 80:
                 self.lines.append(line)
                 return
             self._close()
@@ -84,8 +94,17 @@ class GradleParser(_JvmParser):
             method = rest[0][: rest[0].index("(")] if rest[0].endswith(")") and "(" in rest[0] else rest[0]
             name = f"{cls}.{method}" + ("".join(f" > {p}" for p in rest[1:]) if len(rest) > 1 else "")
             self.key, self.cls, self.method, self.lines = name, cls, method, []
+            self.heads.setdefault(name, head)
             self.add(name, name, suite=cls)
             self.capture()
+            return
+        if s.endswith(" FAILED") and not s.startswith(">"):  # Kotlin/Native and JS targets: "Class.test FAILED"
+            head = s[: -len(" FAILED")].strip()
+            cls, dot, _ = head.split(" ", 1)[0].rpartition(".")
+            if dot and _KMP_CLASS_RE.fullmatch(cls) and len(head) > len(cls) + 1:
+                self.key, self.cls, self.method, self.lines = head, cls, head[len(cls) + 1 :], []
+                self.native = True  # a test only if an exception follows (``_close``)
+                self.capture()
             return
         if "tests completed" in s:
             m = _GRADLE_COUNT_RE.search(s)
@@ -100,9 +119,17 @@ class GradleParser(_JvmParser):
         key, lines = self.key, self.lines
         self.key, self.lines = None, []
         self.release()
+        if self.native:
+            self.native = False
+            if not key or not lines or not _EXCEPTION_RE.match(lines[0].strip()):
+                return  # "X.y FAILED" without an exception under it: not a Gradle test event
+            self.heads.setdefault(key, key)
+            self.add(key, key, suite=self.cls)
         d = self.drafts.get(key) if key else None
         if d is None or not lines:
             return
+        if key and any("io.kotest." in s for s in lines) and not self._junit_method(key, lines):
+            self.kotest.add(key)  # a Kotest spec's test (Kotest's assertions in a JUnit method stay Gradle's)
         exc, _, where = lines[0].strip().rpartition(" at ")
         loc = split_location(where) if exc and " " not in exc else None
         if loc is not None and _JVM_FILE_RE.fullmatch(loc[0]):
@@ -110,9 +137,25 @@ class GradleParser(_JvmParser):
             d.file_path, d.line_number = loc[0], loc[1]
             return
         d.message = d.message or trim_message(exception_message(lines)) or None
-        path, line = pick_frame(lines, self.cls, self.method if self.method and " " not in self.method else None)
+        cls = self.cls[: self.cls.index("[")] if self.cls.endswith("]") and "[" in self.cls else self.cls  # KMP: X[jvm]
+        path, line = pick_frame(lines, cls, self.method if self.method and " " not in self.method else None)
         if path:
             d.file_path, d.line_number = path, line
+
+
+    def _junit_method(self, key: str, lines: list[str]) -> bool:
+        """Whether the failed test is a JVM method (a JUnit or kotlin.test test, maybe using Kotest's
+        assertions): Gradle prints it as ``name()`` (JUnit 5), or a frame of the class names the method."""
+        head = self.heads.get(key, "")
+        test = head.split(" > ", 1)[1] if " > " in head else (self.method or "")
+        if _JUNIT5_METHOD_RE.fullmatch(test):
+            return True
+        simple = self.cls.rsplit(".", 1)[-1].split("[", 1)[0]
+        for s in lines:
+            m = _JAVA_FRAME_RE.match(s)
+            if m and m.group(2) == test and m.group(1).rsplit(".", 1)[-1] == simple:
+                return True
+        return False
 
 
 class MavenParser(_JvmParser):

@@ -32,6 +32,13 @@ Runner = Literal[
     "minitest",
     "cypress",
     "stestr",
+    "ctest",
+    "sbt",
+    "kotest",
+    "karma",
+    "ava",
+    "bun",
+    "deno",
 ]
 RUNNERS: tuple[str, ...] = Runner.__args__  # type: ignore[attr-defined]
 Confidence = Literal["high", "medium", "low"]
@@ -51,7 +58,9 @@ class TestFailure(BaseModel):
                            "'Suite › test', vitest 'Suite > test', cargo module::test, JUnit Class.method, "
                            "GoogleTest Suite.Test, XCTest -[Module.Class test], Playwright "
                            "'[project] › file:line:col › title', ExUnit 'test name', Catch2 test case name, "
-                           "TAP name after 'not ok N - ', …")
+                           "TAP name after 'not ok N - ', CTest test name, ScalaTest test text after '- ', Kotest "
+                           "'Spec > test' as Gradle prints it, Karma's full spec name, AVA 'file › title', bun "
+                           "'Suite > name', deno 'name' or 'parent ... step', …")
     error_message: str = Field(description="The assertion or exception, trimmed; never empty.")
     file_path: str | None = Field(default=None, description="Repository-relative when the log allows.")
     line_number: int | None = None
@@ -61,7 +70,7 @@ class TestFailure(BaseModel):
         default=None,
         description="Where the test lives when the runner says so apart from the name: go package, "
         "jest/vitest/Playwright file, cargo test target, nextest binary id, JUnit/surefire class file, "
-        "ExUnit module, 'node:test' for TAP from node --test.",
+        "ExUnit module, 'node:test' for TAP from node --test, bun's test file.",
     )
 
 
@@ -87,6 +96,7 @@ class ParsedLog(BaseModel):
     truncated: bool = Field(default=False, description="More failures than the parser keeps (2000).")
     flaky: list[str] = Field(default_factory=list, description="Tests that failed and then passed on a rerun in "
                              "the same job (pytest-rerunfailures RERUN, nextest TRY n PASS, Playwright 'N "
-                             "flaky'): flaky, not failures.")
+                             "flaky', Cypress '(Attempt n of m)' then a pass, jest 'LOGGING RETRY ERRORS' then "
+                             "no failure): flaky, not failures.")
     lines_cut: int = Field(default=0, description="Lines longer than the bound (MAX_LINE_CHARS) that were "
                            "cut to it before any parser read them.")

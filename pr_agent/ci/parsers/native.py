@@ -109,9 +109,9 @@ class XCTestParser(BaseParser):
             return
         if s.startswith("Executed "):
             m2 = _XC_EXECUTED_RE.match(s)
-            if m2:  # every suite prints its own line, the enclosing ones last: keep the last
+            if m2:  # every suite prints its own line, the enclosing ones (the largest) last: keep the largest
                 self.detect()
-                self.executed = int(m2.group(1))
+                self.executed = max(self.executed or 0, int(m2.group(1)))
             return
         if ": error: " in s:
             m3 = _XC_ERROR_RE.match(s)

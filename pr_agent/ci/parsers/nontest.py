@@ -261,6 +261,8 @@ class NonTestDetector:
         c = s[:1]
         if c == "[" and s.startswith(("[INFO]", "[WARNING]")):  # Maven's progress and warnings never decide it
             return
+        if (c == "o" or c == "t") and s.startswith(("ok  \t", "test result: ok.")):  # a package / target that passed
+            return
         if c == "#" and (s.startswith("##[group]Run ") or (s.startswith("##[endgroup]") and self.step_start >= 0)):
             if s.startswith("##[group]Run "):
                 self.step_command = s[len("##[group]Run "):][:300]

@@ -37,7 +37,7 @@ from ..logs import _ANSI_RE, _BOM, _CARET_ANSI_RE, _TS_RE, clean_line, strip_gh_
 # Line starts that matter although they contain none of the prefilter's words (go -json events too).
 PREFIXES = ("##[", "====", "Ran ", "OK (", "ok  \t", "     Running ", "   Doc-tests", "Total tests", "panic: ",
             "[  PASSED  ] ")
-_WIDE = ("●", "✕", "×", "✖", "›", "✘", "\U00100884")
+_WIDE = ("●", "✕", "×", "✖", "›", "✘", "✗", "\U00100884")
 _STR_BATCH = 4096  # str lines per block
 _END = object()
 
@@ -84,8 +84,9 @@ def prefiltered(s: str) -> bool:
         or "[E]" in s
         or "Running:" in s
         or "Searched:" in s
+        or "***" in s
         or (not s.isascii() and ("●" in s or "✕" in s or "×" in s or "✖" in s or "›" in s or "✘" in s
-                                 or "\U00100884" in s))
+                                 or "✗" in s or "\U00100884" in s))
     )
 
 
@@ -95,7 +96,7 @@ def prefiltered(s: str) -> bool:
 
 # Substrings of the prefilter's words ("timed" for "timed out": no space, so no pair with a space below).
 _WORDS = ("FAIL", "rror", "fail", "Fail", "ERR", "pass", "<test", "illed", "timed", "RERUN", "not ok ", ") test ",
-          ") doctest ", "[E]", "Running:", "Searched:")
+          ") doctest ", "[E]", "Running:", "Searched:", "***")
 # Pairs of neighbouring characters inside a word, spaces excepted: a code between a character and a space
 # would make every coloured line a candidate (codes sit next to spaces everywhere), so the words with spaces
 # (TAP's "not ok ", ExUnit's ") test ") are found in the raw text only when no code splits them at a space;
@@ -175,7 +176,7 @@ _CARET_RE = re.compile(r"\^(?=[\[\x1b])")  # "^[[" in caret notation, or one tha
 _D = r"(?:[0-9]|[\x80-\xff]{2,4})"
 _GH_RE = re.compile(r"\t[^\t\n]*\t" + _D + "{4}-" + _D + "{2}-" + _D + "{2}T" + _D + "{2}:" + _D + "{2}:")
 _BOM8 = _BOM.encode().decode("latin-1")
-_WORD_GATES = tuple((w, w[0] if w[0] in "FE<" else "") for w in _WORDS)
+_WORD_GATES = tuple((w, w[0] if w[0] in "FE<*" else "") for w in _WORDS)
 # ● ✕ × ✖ › and the BOM in UTF-8, each with a byte of it that plain text rarely has.
 _WIDE_GATES = tuple((w.encode().decode("latin-1"), w.encode().decode("latin-1")[-1]) for w in (*_WIDE, _BOM))
 _GH_TABS = 4000  # tabs per block checked one by one before one regex search does the rest

@@ -1,5 +1,6 @@
 """Parsers for AI-reviewer review bodies (CodeRabbit, Copilot, Gemini, Codex, Sourcery, CodeAnt, Qodo,
-Greptile, Cursor Bugbot, cubic, Bito, Augment), behind one interface.
+Greptile, Cursor Bugbot, cubic, Bito, Augment, Ellipsis; Korbit, Baz, Graphite, Amazon Q and Windsurf by login
+with the generic shapes), behind one interface; an unknown bot's body is read by :mod:`generic`.
 
     from pr_agent.review.bots import parse_review_body
     result = parse_review_body(body, author="coderabbitai[bot]")
@@ -16,10 +17,12 @@ from pr_agent.review.bots import (  # noqa: F401  (imported for their registrati
     copilot,
     cubic,
     cursor,
+    ellipsis,
     gemini,
     greptile,
     qodo,
     sourcery,
+    unverified,
 )
 from pr_agent.review.bots.model import (
     BOT_NAMES,

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from pr_agent.review.bots.coderabbit_items import RawItem, build_finding, parse_header
+from pr_agent.review.bots.generic import has_finding_shape, severity_lead
 from pr_agent.review.bots.markup import (
     Node,
     clean_inline,
@@ -33,7 +34,7 @@ from pr_agent.review.bots.markup import (
     words_of,
 )
 from pr_agent.review.bots.model import Finding, make_finding, normalize_severity
-from pr_agent.review.bots.registry import detect_bot
+from pr_agent.review.bots.registry import detect_bot, looks_like_bot_login
 
 _GEMINI_BADGE = re.compile(
     r"!\[((?:security-)?(?:critical|high|medium|low))\]\([^()\s]{1,300}\)"
@@ -59,8 +60,13 @@ def parse_inline_comment(body: str, author: str | None, *, path: str | None, sta
                          end: int | None) -> Finding | None:
     try:
         bot = detect_bot(author, body or "")
-        if bot is None or not (body or "").strip():
+        if not (body or "").strip():
             return None
+        if bot is None:
+            # an AI reviewer we cannot name: its comment is read only when it has a finding's shape
+            if not looks_like_bot_login(author) or not has_finding_shape(normalize_text(body)):
+                return None
+            bot = "generic"
         text = normalize_text(body)
         if bot == "coderabbit":
             return _coderabbit(text, path, start, end)
@@ -113,6 +119,8 @@ def _generic(bot: str, text: str, path: str | None, start: int | None, end: int 
     body_lines = joined.split("\n")
     while body_lines and not body_lines[0].strip():
         body_lines.pop(0)
+    if body_lines and severity is None and bot == "generic":
+        severity, level, body_lines[0] = severity_lead(body_lines[0])  # "💡 **MEDIUM**: text"
     if body_lines:
         head = body_lines[0]
         if km := _GREPTILE_KIND.match(head):

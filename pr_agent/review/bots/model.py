@@ -13,13 +13,14 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 BotName = Literal["coderabbit", "copilot", "gemini", "codex", "sourcery", "codeant", "qodo", "greptile", "cursor",
-                  "cubic", "bito", "augment"]
+                  "cubic", "bito", "augment", "ellipsis", "korbit", "baz", "graphite", "amazonq", "windsurf",
+                  "generic"]
 Category = Literal["actionable", "nitpick", "outside_diff", "duplicate", "additional", "lgtm", "general"]
 SeverityLevel = Literal["critical", "major", "minor", "trivial", "info"]
 
 BOT_NAMES: tuple[str, ...] = (  # detection order: CodeAnt before Qodo (its bodies carry Qodo's headings too)
     "coderabbit", "copilot", "gemini", "codex", "sourcery", "codeant", "qodo", "greptile", "cursor", "cubic",
-    "bito", "augment",
+    "bito", "augment", "ellipsis", "korbit", "baz", "graphite", "amazonq", "windsurf",
 )
 CATEGORIES: tuple[str, ...] = (
     "actionable", "nitpick", "outside_diff", "duplicate", "additional", "lgtm", "general",

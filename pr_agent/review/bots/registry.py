@@ -135,6 +135,20 @@ def parse_review_body(body: str, author: str | None = None) -> ParseResult:
     text = body if isinstance(body, str) else ""
     bot = detect_bot(author, text)
     result = ParseResult(bot=bot)
+    if bot is None and text.strip() and looks_like_bot_login(author):
+        from pr_agent.review.bots.generic import extract_generic
+
+        try:
+            found = extract_generic(normalize_text(text[:MAX_BODY_CHARS]), "generic")
+        except Exception:  # the generic path must never take the caller down either
+            found = []
+        if found:
+            result.bot = "generic"
+            result.items = found
+            result.uncertain.append(
+                f"unknown AI reviewer ({author}): {len(found)} finding(s) read from common markup shapes "
+                "(severity badges, file:line references, per-finding blocks); low confidence")
+            return result
     if bot is None:
         if text.strip():
             who = f" (author {author})" if author else ""

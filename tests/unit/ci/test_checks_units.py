@@ -60,6 +60,25 @@ HOSTILE = ["$(touch /tmp/pwned)", "a'b\"c", "`id`", "x; rm -rf ~", "-rf", "sp ac
      ["stestr", "run", r"^myproj\.tests\.unit\.test_db\.DBTest\.test_migrate(\[|$)"]),
     ("tap", "rejects a bad port (8080)", {"suite": "node:test", "file_path": "test/config.test.mjs"},
      ["node", "--test", r"--test-name-pattern=(?:^| )rejects a bad port \(8080\)$", "test/config.test.mjs"]),
+    ("ctest", "unit.vector (x2)", {}, ["ctest", "--output-on-failure", "-R", r"^unit\.vector \(x2\)$"]),
+    ("sbt", "A Cart should add an item", {"suite": "shop.CartSpec"},
+     ["sbt", 'testOnly shop.CartSpec -- -z "A Cart should add an item"']),
+    ("sbt", "[SPARK-3353] parent stage", {"suite": "DAGSchedulerSuite"},
+     ["sbt", 'testOnly *DAGSchedulerSuite -- -z "[SPARK-3353] parent stage"']),
+    ("kotest", "io.a.CartSpec > adds (one)", {"suite": "io.a.CartSpec"},
+     ["./gradlew", "test", "--tests", "io.a.CartSpec"]),
+    # AVA matches the title without the "file ›" prefix it prints (derived from the file: no .test, no ext)
+    ("ava", "users › creates a user (v2)", {"file_path": "test/users.test.js"},
+     ["npx", "ava", "test/users.test.js", "--match=creates a user (v2)"]),
+    ("ava", "5.4 Get /budgetbalance/:category", {"file_path": "test/b_test.js"},
+     ["npx", "ava", "test/b_test.js", "--match=5.4 Get /budgetbalance/:category"]),
+    ("ava", "db.test.js", {"file_path": "test/db.test.js"}, ["npx", "ava", "test/db.test.js"]),  # a crashed file
+    ("bun", "Cart > totals > applies tax (10%)", {"suite": "test/cart.test.ts"},
+     ["bun", "test", "test/cart.test.ts", "-t", r"^Cart totals applies tax \(10%\)$"]),
+    ("deno", "order totals ... applies a discount", {"file_path": "tests/order_test.ts"},
+     ["deno", "test", "tests/order_test.ts", "--filter=/^order totals$/"]),
+    ("deno", "1 + 1 は 2 である", {"file_path": "sample.test.js"},
+     ["deno", "test", "sample.test.js", r"--filter=/^1 \+ 1 は 2 である$/"]),
 ])
 def test_reproduction_commands(runner: str, name: str, kw: dict, want: list[str]) -> None:
     cmd = reproduce_command(runner, name, **kw)
@@ -68,14 +87,15 @@ def test_reproduction_commands(runner: str, name: str, kw: dict, want: list[str]
 
 @pytest.mark.parametrize("runner", ["pytest", "go", "jest", "vitest", "mocha", "unittest", "cargo", "nextest",
                                     "rspec", "phpunit", "dotnet", "gradle", "maven", "playwright", "exunit", "tap",
-                                    "dart", "minitest"])
+                                    "dart", "minitest", "ctest", "sbt", "kotest", "ava", "bun", "deno"])
 @pytest.mark.parametrize("evil", HOSTILE)
 def test_untrusted_names_stay_one_inert_argument(runner: str, evil: str) -> None:
     def command(word: str) -> str | None:
         name = {"pytest": f"tests/t.py::test_{word}", "go": f"Test{word}", "exunit": f"test {word}",
                 "minitest": f"T#test_{word}",
                 "playwright": f"[chromium] › tests/t.spec.ts:3:5 › {word}"}.get(runner, word)
-        suite = {"tap": "node:test", "dart": "test/t_test.dart"}.get(runner)
+        suite = {"tap": "node:test", "dart": "test/t_test.dart", "sbt": "shop.TSpec",
+                 "kotest": "io.a.TSpec"}.get(runner)
         path = "test/t_test.rb" if runner == "minitest" else "tests/t.py"
         return reproduce_command(runner, name, suite=suite, file_path=path)
 
@@ -103,6 +123,10 @@ def test_no_command_for_unusable_names() -> None:
     assert reproduce_command("tap", "t", file_path="test/t.js") is None  # tape: no name filter
     assert reproduce_command("catch2", "a test case") is None  # the test binary is not in the log
     assert reproduce_command("swift-testing", "rejects a trailing comma") is None  # a display name
+    assert reproduce_command("karma", "Cart adds an item", file_path="src/cart.spec.ts") is None  # no CLI filter
+    assert reproduce_command("ava", "parses * globs", file_path="test/a.js") is None  # "*" is AVA's wildcard
+    assert reproduce_command("ava", "!negated", file_path="test/a.js") is None
+    assert reproduce_command("ava", "other › t", file_path="test/a.js") is None  # the prefix is not this file's
 
 
 def test_only_per_test_annotations_count() -> None:

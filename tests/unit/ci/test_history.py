@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from pr_agent.ci.analyze import Analysis
-from pr_agent.ci.history import Gathered, _Base, _Run, assign
+from pr_agent.ci.history import Base, Gathered, Run, assign
 from pr_agent.ci.rollup import Check
 
 BASE_RUN = {"id": 8001, "html_url": "https://github.com/o/r/actions/runs/8001",
@@ -20,8 +20,8 @@ def _analysis(name: str, tests: list[str], flaky: list[str] | None = None) -> An
 
 
 def _gathered(jobs: dict[str, dict], logs: dict[int, list[str] | None] | None = None) -> Gathered:
-    return Gathered(runs={9001: _Run(9001, {"workflow_id": 5, "run_attempt": 1})},
-                    bases={5: _Base(BASE_RUN, jobs)}, base_logs=logs or {}, base="main")
+    return Gathered(runs={9001: Run(9001, {"workflow_id": 5, "run_attempt": 1})},
+                    bases={5: Base(BASE_RUN, jobs)}, base_logs=logs or {}, base="main")
 
 
 def test_a_test_that_passed_on_a_rerun_inside_the_job_is_flaky() -> None:
@@ -53,3 +53,20 @@ def test_runs_beyond_the_bound_are_said_to_be_unread() -> None:
     assign([a], Gathered(base="main"))
     assert a.history["verdict"] == "unknown" and "at most" in a.history["reason"]  # type: ignore[index]
     assert a.failures[0]["history"]["verdict"] == "unknown"
+
+
+def test_which_base_run_reports_are_read() -> None:
+    from pr_agent.ci.base_reports import picks
+
+    jobs = {"unit (3.11)": {"id": 1, "conclusion": "failure"}, "web": {"id": 2, "conclusion": "failure"},
+            "docs": {"id": 3, "conclusion": "success"}}
+    arts = [{"id": 10, "name": "test-results-unit-3.11"}, {"id": 11, "name": "docs-junit"},
+            {"id": 12, "name": "web-ctrf-report"}, {"id": 13, "name": "junit"}]
+    got = [(a["id"], job) for a, job in picks(arts, jobs, ["unit (3.11)", "web"])]
+    assert got == [(10, 1), (12, 2)]  # a passed job's report and an unattributable one are not read
+    assert [(a["id"], j) for a, j in picks(arts, jobs, ["web"])] == [(12, 2)]  # only the PR's failed jobs
+    one = {"unit": {"id": 1, "conclusion": "failure"}, "lint": {"id": 4, "conclusion": "success"}}
+    assert [(a["id"], j) for a, j in picks(arts, one, ["unit"])] == [(10, 1), (11, 1), (12, 1), (13, 1)]
+    many = [{"id": 20 + k, "name": f"junit-{k}"} for k in range(7)]
+    assert [a["id"] for a, _ in picks(many, one, ["unit"], first=(26,))] == [26, 20, 21, 22, 23]  # the bound
+    assert picks(None, jobs, ["web"]) == [] and picks(arts, jobs, []) == []

@@ -3,6 +3,10 @@ parser (``hint=``), and only the parsers of the fixture's own runners find failu
 
 The one declared overlap: nextest replays libtest's own output inside its sections, so the cargo parser
 alone finds those tests in a nextest log; ``parse_log`` keeps the nextest view (``_drop_nextest_echo``).
+CTest prints the output of the executables it runs: a fixture of GoogleTest or Catch2 under CTest detects
+both runners (``parse_log`` keeps the inner runner's view, ``_drop_ctest_wrapper``), and a Gradle task runs
+Kotest specs beside JUnit classes (each failure is one parser's: ``_drop_kotest_echo``;
+tests/unit/ci/test_jvm_cpp_runners.py).
 Beside the fixtures, Playwright's list reporter is read by its own parser (never vitest's), Cypress's spec
 reporter (mocha's) is read as Cypress's (with mocha's own id), and XCTest's
 ``file.swift:N: error:`` assertion lines are failed tests, not a compile error."""
@@ -116,3 +120,31 @@ def test_out_of_memory_is_claimed_only_from_a_line_that_says_it() -> None:
                      "INFO worker: handled an out of memory condition from the cache, continuing\n"):
         got = parse_log([mentions, "make: *** [Makefile:12: check] Error 2\n", tail])
         assert got.non_test_failure and got.non_test_failure.kind != "out_of_memory", mentions
+
+
+def test_karma_ava_bun_deno_claim_only_their_own_lines() -> None:
+    """Lines of other runners that look like Karma's, AVA's, bun's or deno's, through those four parsers."""
+    others = [
+        "test tests::parses ... FAILED",  # libtest
+        "{0} pkg.tests.T.test_a [0.1s] ... FAILED",  # stestr
+        "tests/test_a.py::test_b[x (1)] FAILED",  # pytest -v
+        "FooTest > testBar() FAILED",  # Gradle
+        "  ✘  1 [chromium] › tests/a.spec.ts:3:5 › has title (1.2s)",  # Playwright
+        "    ✕ adds (3 ms)", "   × s > t 3ms",  # jest, vitest
+        "not ok 1 - (fail) parses",  # TAP
+        "==================================== ERRORS ====================================",  # pytest
+        "ERRORS!", "FAILURES!", "Tests: 2, Assertions: 2, Errors: 1.",  # PHPUnit
+        "  2 passing (3ms)", "  1 failing",  # mocha
+        "##[error]Process completed with exit code 1.",
+    ]
+    for runner in ("karma", "ava", "bun", "deno"):
+        got = parse_log(others, hint=runner)
+        assert not got.failures and got.runners_detected == [], runner
+    # their own shapes without their own totals are no failures either ("FAILED" and "(fail)" are common words)
+    assert not parse_log(["Chrome 120.0 (Linux x86_64) Cart adds FAILED", "\tError: x"], hint="karma").failures
+    assert not parse_log(["(fail) Cart > adds [1.00ms]"], hint="bun").failures
+    assert not parse_log(["ERRORS", "", "not a => deno:1:2 entry"], hint="deno").failures
+    karma = parse_log(["Chrome 120.0 (Linux x86_64) Cart adds (x) FAILED", "\tError: x",
+                       "Chrome 120.0 (Linux x86_64): Executed 2 of 2 (1 FAILED) (0.1 secs / 0 secs)"])
+    assert [(f.runner, f.test_name) for f in karma.failures] == [("karma", "Cart adds (x)")]
+    assert karma.runners_detected == ["karma"]

@@ -107,3 +107,48 @@ def test_pytest_rerunfailures_pass_is_flaky_not_a_failure() -> None:
     assert [f.test_name for f in parsed.failures] == ["tests/test_a.py::test_broken"]
     assert parsed.flaky == ["tests/test_a.py::test_flaky"]
     assert parse_log(log[:2]).flaky == ["tests/test_a.py::test_flaky"] and not parse_log(log[:2]).failures
+
+
+def test_cypress_retry_that_passed_is_flaky_and_one_that_failed_every_attempt_is_a_failure() -> None:
+    log = ["  Running:  cart.cy.js                                                      (1 of 1)\n", "\n",
+           "  Cart\n", "    (Attempt 1 of 3) adds an item\n", "    ✓ adds an item (812ms)\n",
+           "    (Attempt 1 of 2) removes an item\n", "    (Attempt 2 of 2) removes an item\n",
+           "    1) removes an item\n", "  Totals\n", "    ✓ sums (20ms)\n", "\n", "  2 passing (3s)\n", "  1 failing\n",
+           "\n", "  1) Cart\n", "       removes an item:\n", "     AssertionError: expected 1 to equal 0\n",
+           "      at Context.eval (webpack://shop/./cypress/e2e/cart.cy.js:18:30)\n", "\n", "  (Results)\n"]
+    parsed = parse_log(log)
+    assert [f.test_name for f in parsed.failures] == ["Cart removes an item"]
+    assert parsed.flaky == ["Cart adds an item"]  # mocha's own id: the suite and the title
+    assert parse_log([line for line in log if "(Attempt" not in line]).flaky == []  # no retry: a plain pass
+
+
+def test_jest_retry_that_passed_is_flaky_and_one_that_failed_every_retry_is_a_failure() -> None:
+    log = [" LOGGING RETRY ERRORS  Cart adds an item\n", " RETRY 1 \n", "\n", "    expect(received).toBe(expected)\n",
+           "\n", "PASS src/cart.test.js\n", " LOGGING RETRY ERRORS  Cart removes an item\n", " RETRY 1 \n",
+           "FAIL src/cart.test.js\n", "  ● Cart › removes an item\n", "\n", "    expect(received).toBe(expected)\n",
+           "\n", "      at Object.toBe (src/cart.test.js:9:20)\n", "\n",
+           "Tests:       1 failed, 1 passed, 2 total\n"]
+    parsed = parse_log(log)
+    assert [(f.test_name, f.line_number) for f in parsed.failures] == [("Cart › removes an item", 9)]
+    assert parsed.flaky == ["Cart adds an item"]  # jest names a retried test by its full name
+    assert parsed.runners_detected == ["jest"]
+
+
+def test_bun_closing_recap_repeats_failures_without_adding_any() -> None:
+    log = ["bun test v1.2.5", "", "test/a.test.ts:", "error: boom", "(fail) A > x [0.10ms]", "", "test/b.test.ts:",
+           "(pass) B > y [0.10ms]", "", "1 tests failed:", "(fail) A > x [0.10ms]", "", " 1 pass", " 1 fail",
+           "Ran 2 tests across 2 files. [5.00ms]"]
+    parsed = parse_log(log)
+    # once, in its own file (the recap comes after b.test.ts's header), with its error
+    assert [(f.test_name, f.file_path, f.error_message) for f in parsed.failures] == [
+        ("A > x", "test/a.test.ts", "error: boom")]
+    assert (parsed.passed_count, parsed.failed_count) == (1, 1)
+
+
+def test_deno_uncaught_error_outside_any_test_is_the_module() -> None:
+    log = ["running 1 test from ./a_test.ts", "", " ERRORS ", "", "./a_test.ts (uncaught error)",
+           "error: (in promise) TypeError: boom", "    at file:///home/runner/work/x/x/a_test.ts:3:9", "",
+           " FAILURES ", "", "./a_test.ts (uncaught error)", "", "FAILED | 0 passed | 1 failed (5ms)"]
+    parsed = parse_log(log)
+    assert [(f.runner, f.test_name, f.file_path, f.error_message) for f in parsed.failures] == [
+        ("deno", "./a_test.ts (uncaught error)", "a_test.ts", "error: (in promise) TypeError: boom")]

@@ -50,6 +50,16 @@ FRAGMENTS = [
     "error TS2322: x", "error[E0308]: mismatched types", "Found 3 errors.", "  1:2  error  x  rule",
     "JavaScript heap out of memory", "has exceeded the maximum execution time of 5 minutes",
     "2026-11-30T10:00:00.1234567Z ", "\x1b[31m", "\x1b[0m", "\r", "\ufeff", "'", "(", ")", "[", "]", ":", " > ", " › ",
+    # Karma, AVA, bun, deno; Cypress's and jest's retries
+    "Chrome Headless 1.2 (Linux x86_64) ", "Firefox 3.0 (Ubuntu 0.0.0) S t FAILED",
+    "\tat U.<anonymous> (a.spec.ts:1:2 <- ", "\tf@src/a.js:1:2", ": Executed 2 of 3 (1 FAILED) (0.1 secs / 0 secs)",
+    "TOTAL: 1 FAILED, 1 SUCCESS", "  ✘ [fail]: a › b ", "  ✘ [unexpected pass]: t", "  ✔ [expected fail]: t",
+    "  ✘ a.js exited with a non-zero exit code: 1", "Uncaught exception in a.js", "  test/a.js:12", "   12: ",
+    "  › file:///a/test/a.js:1:2", "  ─", "  2 tests failed", "1 test passed", "(fail) A > b [1.20ms]", "(pass) A > b",
+    "✗ A > b [0.1ms]", "test/a.test.ts:", "12 |   expect(", " 3 pass", " 1 fail", "Ran 4 tests across 2 files.",
+    "a ... FAILED (1ms)", "a ... FAILED (due to 1 failed step)", " ERRORS ", " FAILURES ", "a ... b => ./a_test.ts:3:6",
+    "FAILED | 1 passed | 1 failed (3ms)", "ok | 2 passed | 0 failed", "  (Attempt 1 of 3) t", "    ✓ t (12ms)",
+    " LOGGING RETRY ERRORS  A t", " RETRY 1 ",
 ]
 
 line_st = st.lists(

@@ -36,7 +36,7 @@ def test_ctrf_trx_xunit_and_surefire_flaky() -> None:
     ctrf = report("jest_ctrf.json")
     assert ctrf.kind == "ctrf" and ctrf.tool == "jest" and ctrf.flaky == ["Cart adds an item"]
     assert [(f["test_name"], f["file_path"], f["line_number"], f["runner"]) for f in ctrf.failures] == [
-        ("Button renders the label passed as children", "src/components/Button.test.tsx", None, "jest"),
+        ("Button renders the label passed as children", "src/components/Button.test.tsx", 12, "jest"),  # from the trace
         ("Cart shows the empty state", "src/components/Cart.test.tsx", 27, "jest")]
     trx = report("dotnet.trx")
     assert trx.kind == "trx" and trx.passed == 1
@@ -123,3 +123,28 @@ def test_merge_keeps_one_entry_per_test_and_the_runners_own_id() -> None:
     assert artifacts.same_test("tests.test_invoice.test_total_includes_shipping",
                                "tests/test_invoice.py::test_total_includes_shipping")
     assert not artifacts.same_test("tests/test_a.py::test_one", "tests/test_a.py::test_two")
+
+
+def test_a_huge_system_out_and_surefire_reruns_that_never_passed() -> None:
+    out = b"x" * (12 << 20)  # 12 MB of captured output: kept up to the text bound, the failure still found
+    data = (b'<testsuite name="com.acme.FooTest"><testcase classname="com.acme.FooTest" name="a">'
+            b'<failure message="boom" type="java.lang.AssertionError">trace</failure>'
+            b'<rerunFailure message="boom again" type="java.lang.AssertionError"><stackTrace>t2</stackTrace>'
+            b'</rerunFailure><system-out><![CDATA[' + out + b']]></system-out></testcase>'
+            b'<testcase classname="com.acme.FooTest" name="b"><skipped/></testcase></testsuite>')
+    r = parse_report("target/surefire-reports/TEST-com.acme.FooTest.xml", data)
+    assert [(f["test_name"], f["runner"], f["error_message"]) for f in r.failures] == [
+        ("com.acme.FooTest.a", "maven", "boom")]  # failed every rerun: a failure, not flaky
+    assert (r.flaky, r.passed, r.skipped) == ([], 0, 1)
+
+
+def test_a_retry_that_passed_is_flaky_but_a_later_row_that_failed_is_not() -> None:
+    case = '<testcase classname="com.acme.FooTest" name="{}" time="0.1">{}</testcase>'
+    fail = '<failure message="no">trace</failure>'
+    doc = "<testsuite>" + "".join(case.format(n, body) for n, body in
+                                  [("retried", fail), ("retried", ""), ("row", ""), ("row", fail)]) + "</testsuite>"
+    gradle = parse_report("build/test-results/test/TEST-com.acme.FooTest.xml", doc.encode())
+    assert gradle.flaky == ["com.acme.FooTest.retried"]  # Gradle's test-retry plugin lists every attempt
+    assert [f["test_name"] for f in gradle.failures] == ["com.acme.FooTest.row"] and gradle.passed == 1
+    surefire = parse_report("target/surefire-reports/TEST-com.acme.FooTest.xml", doc.encode())
+    assert [f["test_name"] for f in surefire.failures] == ["com.acme.FooTest.retried", "com.acme.FooTest.row"]

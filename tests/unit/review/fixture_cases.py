@@ -28,6 +28,7 @@ DEFAULT_AUTHORS: dict[str, str] = {
     "bito": "bito-code-review[bot]",
     "augment": "augmentcode[bot]",
     "cubic": "cubic-dev-ai[bot]",
+    "ellipsis": "ellipsis-dev[bot]",
     "human": "octocat",
 }
 

@@ -37,12 +37,11 @@ def test_concise_items_keep_their_own_actions_only() -> None:
         sent, truncated = summarise(items, full=False, conditions=CONDITIONS)
     assert truncated is None
     resolvable, locked, convo = sent
-    assert resolvable["action_commands"] == {"reply_command": "gh api -X POST x -F body=@-",
-                                             "needs_input": ["stdin"], "mcp_action": ACTION}
-    assert locked["action_commands"] == {"reply_command": "gh api -X POST x -F body=@-", "needs_input": ["stdin"],
+    # needs_input is every reply command's (stdin): the page's actions.needs_input says it once
+    assert resolvable["action_commands"] == {"reply_command": "gh api -X POST x -F body=@-", "mcp_action": ACTION}
+    assert locked["action_commands"] == {"reply_command": "gh api -X POST x -F body=@-",
                                          "resolve_condition": "Your gh login cannot resolve this thread."}
-    assert convo["action_commands"] == {"reply_command": "gh api -X POST y -F body=@-", "needs_input": ["stdin"],
-                                        "resolve_command": None}
+    assert convo["action_commands"] == {"reply_command": "gh api -X POST y -F body=@-", "resolve_command": None}
     # false flags and zero counts are left out; true ones stay
     assert "is_outdated" not in resolvable and "is_minimized" not in resolvable and "hidden_replies" not in resolvable
     assert "last_author_is_bot" not in resolvable and resolvable["viewer_replied"] is True
@@ -60,3 +59,54 @@ def test_full_items_repeat_everything() -> None:
     with surface.using("cli"):
         [item], truncated = summarise(items, full=True, conditions=CONDITIONS)
     assert truncated is None and item == items[0]
+
+
+def replied(*replies: tuple[str, bool, str], last_author: str, **extra: Any) -> dict[str, Any]:
+    item = thread(True, "Run ONLY after verifying the fix for: 'Fix it.'")
+    item.update({"node_id": "PRRC_1", "author": "alice", "changed_since_comment": "false",
+                 "last_author": last_author, "last_author_is_bot": last_author.endswith("[bot]"), **extra})
+    item["replies"] = [{"id": 10 + i, "node_id": f"PRRC_{10 + i}", "author": who, "is_bot": bot,
+                        "created_at": "2026-11-01T00:00:00Z", "body": body}
+                       for i, (who, bot, body) in enumerate(replies)]
+    return item
+
+
+def test_concise_items_say_who_spoke_last_once_and_keep_replies_lean() -> None:
+    chain = replied(("bob", False, "Why?"), ("carol", False, "Because."), ("dave", False, "Fixed?"), last_author="dave")
+    [item], truncated = summarise([chain], full=False, conditions=CONDITIONS)
+    assert "node_id" not in item and "changed_since_comment" not in item  # id names it; absent: false
+    assert "last_author" not in item and "last_author_is_bot" not in item  # the last reply shown says it
+    assert item["replies"] == [{"id": 11, "author": "carol", "body": "Because."},
+                               {"id": 12, "author": "dave", "body": "Fixed?"}]  # no time; is_bot only when true
+    assert item["reply_count"] == 3 and item["replies_omitted"] == 1
+    assert truncated is not None and truncated.replies_omitted == 1
+    bot = replied(("coderabbitai[bot]", True, "Done."), last_author="coderabbitai[bot]")
+    [item], _ = summarise([bot], full=False, conditions=CONDITIONS)
+    assert item["replies"] == [{"id": 10, "author": "coderabbitai[bot]", "is_bot": True, "body": "Done."}]
+    assert "reply_count" not in item and "replies_omitted" not in item  # nothing left out: replies is all
+    # a last word the item does not show (a reply filtered out) stays said
+    filtered = replied(("bob", False, "Why?"), last_author="erin", filtered_replies=1)
+    [item], _ = summarise([filtered], full=False, conditions=CONDITIONS)
+    assert item["last_author"] == "erin"
+    changed = replied(last_author="alice", changed_since_comment="true")
+    [item], _ = summarise([changed], full=False, conditions=CONDITIONS)
+    assert item["changed_since_comment"] == "true" and "last_author" not in item  # the comment's own author
+    [full], _ = summarise([chain], full=True, conditions=CONDITIONS)
+    assert full == chain  # detail=full: everything
+
+
+def test_a_long_body_is_cut_at_a_word_boundary_and_flagged() -> None:
+    from pr_agent.tools.comments_budget import BODY_CHARS
+
+    words = ("lorem ipsum dolor sit amet " * 200).strip()
+    long = replied(last_author="alice")
+    long["body"] = words
+    [item], truncated = summarise([long], full=False, conditions=CONDITIONS)
+    assert item["body_truncated"] is True and item["body"].endswith("…")
+    kept = item["body"][:-1]
+    assert len(kept) <= BODY_CHARS and words.startswith(kept) and words[len(kept)] == " "  # never mid-word
+    assert truncated is not None and truncated.bodies_cut == 1 and "full" in truncated.how_to_get_all
+    one_word = replied(last_author="alice")
+    one_word["body"] = "x" * (BODY_CHARS + 50)  # no boundary to cut at: cut at the bound, still flagged
+    [item], _ = summarise([one_word], full=False, conditions=CONDITIONS)
+    assert item["body"] == "x" * BODY_CHARS + "…" and item["body_truncated"] is True

@@ -255,7 +255,8 @@ def test_author_wins_over_body_markers() -> None:
 def test_registry_has_one_parser_per_bot() -> None:
     names = [p.name for p in parsers()]
     assert names == ["coderabbit", "copilot", "gemini", "codex", "sourcery", "codeant", "qodo", "greptile",
-                     "cursor", "cubic", "bito", "augment"]
+                     "cursor", "cubic", "bito", "augment", "ellipsis", "korbit", "baz", "graphite", "amazonq",
+                     "windsurf"]
     assert all(isinstance(p, BotParser) for p in parsers())
     assert get_parser(None).parse("anything") == []
 
