@@ -201,6 +201,15 @@ class Git:
                 i += 2
         return out
 
+    def names_in(self, commit: str, dirs: list[str]) -> set[str]:
+        """Every path directly inside each of `dirs` ("" = the top) in `commit`'s tree, as full paths."""
+        out: set[str] = set()
+        for d in dict.fromkeys(dirs):
+            res = self.call("ls-tree", "-z", "--name-only", "--full-tree", "--end-of-options", *self.revs(commit),
+                            *(["--", f"{d}/"] if d else []))
+            out |= {p for p in res.stdout.split("\0") if p} if res.returncode == 0 else set()
+        return out
+
     def show(self, spec: str) -> str | None:
         """The content of a blob (``<oid>`` or ``<tree-ish>:<path>``); None if it does not exist."""
         oid, sep, path = spec.partition(":")

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 ConflictType = Literal["content", "rename", "delete", "mode", "add/add", "binary", "file/directory", "submodule",
-                       "other"]
+                       "symlink", "other"]
 _OID = re.compile(r"^[0-9a-f]{40}(?:[0-9a-f]{24})?$")
 _STAGE = re.compile(r"^(\d{6}) ([0-9a-f]{40,64}) ([123])\t(.*)$", re.S)
 PREVIEW_LINES = 12
@@ -119,6 +119,8 @@ class FileConflict:
             return "file/directory"
         if any(k.startswith("submodule") for k in kinds):
             return "submodule"
+        if {st.mode for st in self.stages if st.stage in (2, 3)} == {"120000"}:
+            return "symlink"  # both sides changed where a link points: git reports it as contents
         return "content" if "contents" in kinds or not kinds else "other"
 
     @property
@@ -158,19 +160,38 @@ def group_conflicts(result: MergeTree) -> list[FileConflict]:
     return sorted(files.values(), key=lambda f: f.path)
 
 
-def relabel_sides(conflicts: list[FileConflict], labels: dict[str, str]) -> None:
+def relabel_sides(conflicts: list[FileConflict], labels: dict[str, str], taken: set[str] | None = None) -> None:
     """Rename git's side copies (``path~<label>``) to the names the user's own merge gives them.
 
     ``git merge-tree A B`` names a copy it moves aside after the commit it came from (``d~<oid>``); the resolution
     steps' ``git merge refs/remotes/R/T`` on the PR's branch names it ``d~HEAD`` (the PR's side) or
-    ``d~refs_remotes_R_T`` (the target's: the ref with ``/`` flattened to ``_``). ``labels``: oid -> label."""
+    ``d~refs_remotes_R_T`` (the target's: the ref with ``/`` flattened to ``_``). ``labels``: oid -> label.
+    When that name is already a path of the merge (``taken``: the paths of the merge base and both sides in the
+    copies' directories), git appends ``_0``, ``_1``, … until it is free (merge-ort's ``unique_path``)."""
+    used = set(taken or ())
+    renamed: dict[str, str] = {}
+
     def fix(path: str) -> str:
+        if path in renamed:
+            return renamed[path]
         for oid, label in labels.items():
             if path.endswith("~" + oid):
-                return path[: -len(oid)] + label
+                name = want = path[: -len(oid)] + label
+                n = 0
+                while name in used:
+                    name, n = f"{want}_{n}", n + 1
+                used.add(name)
+                renamed[path] = name
+                return name
         return path
 
+    for fc in conflicts:
+        for st in fc.stages:
+            fix(st.path)
+
     def fix_text(text: str) -> str:
+        for old, new in renamed.items():
+            text = text.replace(old, new)
         for oid, label in labels.items():
             text = text.replace("~" + oid, "~" + label)
         return text

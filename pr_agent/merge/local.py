@@ -146,7 +146,10 @@ def analyze(git: Git, remote: str, ref: PRRef, base: str, *, field: str = "targe
         if not result.clean:
             files = group_conflicts(result)
             tracking = f"refs/remotes/{remote}/{base}"  # what the resolution steps merge (tools/conflicts.py)
-            relabel_sides(files, {head_sha: "HEAD", base_sha: tracking.replace("/", "_")})
+            sides = [st.path for f in files for st in f.stages if "~" in st.path]
+            dirs = [p.rpartition("/")[0] for p in sides]
+            taken = set().union(*(git.names_in(c, dirs) for c in (mb, base_sha, head_sha) if c)) if sides else set()
+            relabel_sides(files, {head_sha: "HEAD", base_sha: tracking.replace("/", "_")}, taken)
             if mb:
                 apply_renames(files, git.renames(mb, base_sha), git.renames(mb, head_sha))
             out.conflicts = [describe(git, result.tree, f, base, detailed=i < MAX_DETAILED)
@@ -228,7 +231,6 @@ def suggestion(fc: FileConflict, base: str) -> str:
     delete = run("rm", "--", fc.path)
     others = [p for p in fc.paths if p != fc.path]  # git's other unmerged paths for this conflict
     kind = fc.conflict_type
-    links = {st.mode for st in fc.stages if st.stage in (2, 3)} == {"120000"}
     if kind == "binary":
         return (f"Binary file: pick one whole version. {ours} keeps the PR's, {theirs} takes {base}'s; the add "
                 "step records it.")
@@ -268,9 +270,14 @@ def suggestion(fc: FileConflict, base: str) -> str:
         return (f"Both {base} and the PR added this file independently: combine the two versions between the "
                 "markers; the add step records it.")
     if kind == "submodule":
-        return (f"Pick the submodule commit to keep ({run('git', '-C', fc.path, 'checkout', 'COMMIT')}); the add step "
-                "records it.")
-    if links:
+        picks = [f"{run('git', 'update-index', '--cacheinfo', f'160000,{st.oid},{fc.path}')} keeps {who}'s commit "
+                 f"{st.oid[:12]}" for who, st in (("the PR", fc.stage(3)), (base, fc.stage(2)))
+                 if st and st.mode == "160000"]
+        return (f"Both sides moved the submodule {fc.path} to different commits: pick one. " + "; ".join(picks)
+                + ". That records the choice in the index (the add step leaves submodules alone: adding one that is "
+                "not checked out fails); to combine the two, merge them inside the submodule and record the result's "
+                "commit the same way.")
+    if kind == "symlink":
         return (f"Both sides changed where this symlink points: git left the PR's link. Keep it, or take {base}'s "
                 f"with {theirs}; the add step records it.")
     return (f"Edit the file: in each <<<<<<< … >>>>>>> block keep what both sides meant (the first half is the PR's, "

@@ -8,6 +8,7 @@ or when its commits contain the other's head commit although the bases differ ("
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Literal
 
 from pr_agent.stack.fetch import StackSource
@@ -314,15 +315,42 @@ def find_upstream(src: StackSource, dep: Pull, default_branch: str) -> Pull | No
 
 
 def carried_merged(src: StackSource, dep: Pull) -> Pull | None:
-    """A merged former base whose commits the dependent still carries (its listed commits contain a version of
-    that PR's head, or start from one): GitHub retargeted the dependent when that PR's branch was deleted, but the
-    replay must still skip that PR's original commits. Newest base change first."""
+    """A merged former base whose commits the dependent still carries (its listed commits contain one of that PR's
+    commits or a version of its head, or start from one): GitHub retargeted the dependent when that PR's branch
+    was deleted, but the replay must still skip that PR's original commits. Newest base change first."""
     listed = dep.commit_oids | ({dep.fork_point} if dep.fork_point else set())
     for name in dep.former_bases():
         for p in src.by_head(name, detail=True):
-            if p.number != dep.number and p.is_merged and listed & set(base_versions(p)):
+            if p.number != dep.number and p.is_merged and listed & (p.commit_oids | set(base_versions(p))):
                 return p
     return None
+
+
+def retargeted_from_merged(src: StackSource, dep: Pull) -> Pull | None:
+    """The merged PR GitHub retargeted the dependent away from: a ``BaseRefChangedEvent`` from that PR's head branch
+    to the branch it merged into, at or after its merge (what GitHub records when a merged PR's branch is deleted).
+    Newest base change first. The dependent may carry rewritten copies of its commits that no listing names (the PR
+    was force-pushed after the dependent branched off), so this holds without any commit in common."""
+    for e in reversed(dep.events or []):
+        if e.kind != "base_ref_changed" or not e.previous_ref:
+            continue
+        for p in src.by_head(e.previous_ref, detail=True):
+            if (p.number != dep.number and p.is_merged and p.base_ref == e.current_ref
+                    and _not_before(e.created_at, p.merged_at)):
+                return p
+    return None
+
+
+def _not_before(when: str, merged_at: str | None) -> bool:
+    """`when` is at or after `merged_at` (GitHub's ISO 8601 times; unknown times: not shown, False)."""
+    try:
+        return bool(merged_at) and _time(when) >= _time(merged_at or "")
+    except ValueError:
+        return False
+
+
+def _time(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
 def siblings(src: StackSource, base: Pull, dep: Pull) -> list[Pull]:
@@ -349,7 +377,7 @@ def _upstream(src: StackSource, dep: Pull, default_branch: str) -> Pull | None:
         prs = [p for p in src.by_head(dep.base_ref, detail=True) if p.number != dep.number]
         found = next((p for p in prs if p.is_open), None) or next((p for p in prs if p.is_merged), None)
         if found and found.is_open:  # retargeted onto an open PR: the merged former base below it comes first
-            found = carried_merged(src, dep) or found
+            found = carried_merged(src, dep) or retargeted_from_merged(src, dep) or found
         if found:
             return found
     for name in dep.former_bases():

@@ -120,7 +120,9 @@ def _merge_target(remote: str, target: str) -> str:
 
 
 def _steps(ref: PRRef, remote: str, target: str, files: list[dict[str, Any]]) -> Instructions:
-    paths = list(dict.fromkeys(p for f in files for p in f.get("paths") or [f["file_path"]]))
+    # a submodule's choice is recorded by its own `git update-index` (adding one that is not checked out fails)
+    paths = list(dict.fromkeys(p for f in files if f["conflict_type"] != "submodule"
+                               for p in f.get("paths") or [f["file_path"]]))
     hunks = sum(max(f.get("total_hunks", 0), 1) for f in files)
     steps = [
         cmd.gh_pr(ref, "checkout") + "   " + comment("commit or stash your own work first"),
@@ -132,8 +134,8 @@ def _steps(ref: PRRef, remote: str, target: str, files: list[dict[str, Any]]) ->
         steps += [comment(f"resolve {command([f['file_path']])}: {f['suggested_resolution']}") for f in files]
         # -A: a file the user deleted is recorded as deleted (every path here is an unmerged index entry, so none
         # can be "did not match any files")
-        steps.append(chain(command(["git", "add", "-A", "--", *map(pathspec, paths)]),
-                           command(["git", "commit", "--no-edit"])))
+        add = [command(["git", "add", "-A", "--", *map(pathspec, paths)])] if paths else []
+        steps.append(chain(*add, command(["git", "commit", "--no-edit"])))
         low, high = 3 * len(files) + hunks, 8 * len(files) + 4 * hunks
         estimate = f"about {low}-{high} minutes"
     else:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import random
 import subprocess
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,8 +35,7 @@ from pr_agent.refs import PRRef
 from pr_agent.stack.analysis import Analysis, Options, analyze
 from pr_agent.stack.model import Commit, Event, Pull
 
-URL = "https://github.com/acme/widgets.git"
-FORK_URL = "https://github.com/contrib/widgets.git"
+START = 1_790_000_000  # the generator's clock (seconds) when a history starts
 _FMT = "%H%x00%P%x00%an%x00%ae%x00%aI%x00%s"
 
 
@@ -43,9 +43,10 @@ _FMT = "%H%x00%P%x00%an%x00%ae%x00%aI%x00%s"
 class Gen:
     root: Path
     seed: int
-    clock: int = 1_790_000_000
+    clock: int = START
     story: list[str] = field(default_factory=list)
     fork: Path | None = None  # contrib/widgets, where #12's branch lives when #12 is a fork PR
+    host: str = "github.com"  # the clone's remotes: https://HOST/acme/widgets.git (github.localhost: fakehub)
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
@@ -60,6 +61,13 @@ class Gen:
                 "GIT_COMMITTER_NAME": "Alice", "GIT_COMMITTER_EMAIL": "alice@example.com",
                 "GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp, "GIT_CONFIG_NOSYSTEM": "1",
                 "HOME": str(self.home), "XDG_CONFIG_HOME": str(self.home)}
+
+    def url(self, owner: str = "acme") -> str:
+        return f"https://{self.host}/{owner}/widgets.git"
+
+    def stamp(self) -> str:
+        """Now on the generator's clock, as GitHub writes a time (events get it)."""
+        return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.clock))
 
     def git(self, cwd: Path, *args: str, ok: bool = True) -> str:
         proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, env=self.env(), check=False)
@@ -140,10 +148,12 @@ def _pull(g: Gen, n: int, head: str, base_ref: str, head_oid: str, base_tip: str
                 commits=listed, commit_count=len(listed), events=events or [], **kw)  # type: ignore[arg-type]
 
 
-def build(root: Path, seed: int) -> World:
-    """One history. Levels: main [<- #10 feature-a] <- #11 feature-b <- #12 feature-d [<- #13 feature-e]; #11 is
+def build(root: Path, seed: int, host: str = "github.com") -> World:
+    """One history (the same for every `host`: only the clone's remote URLs differ).
+
+    Levels: main [<- #10 feature-a] <- #11 feature-b <- #12 feature-d [<- #13 feature-e]; #11 is
     the base PR, based on `parent` (feature-a when #10 exists: then #11 merges into the PR below, not main)."""
-    g = Gen(root, seed)
+    g = Gen(root, seed, host=host)
     r, s = g.rng, g.story
     g.git(root, "init", "-q", "--bare", "-b", "main", str(g.origin))
     g.git(g.origin, "config", "uploadpack.allowAnySHA1InWant", "true")  # GitHub serves any commit it keeps
@@ -213,7 +223,8 @@ def build(root: Path, seed: int) -> World:
             (g.work / "b1.txt").write_text("b1 amended\n")
             g.w("commit", "-q", "-a", "--amend", "--no-edit")
         g.push("feature-b")
-        events.append(Event("head_ref_force_pushed", before_oid=before, after_oid=g.tip("refs/heads/feature-b")))
+        after = g.tip("refs/heads/feature-b")
+        events.append(Event("head_ref_force_pushed", g.stamp(), before_oid=before, after_oid=after))
         s.append(f"#11 force-pushed ({rewrite})")
     g.git(g.origin, "update-ref", "refs/pull/11/head", g.tip("refs/heads/feature-b"))
     parent_before = g.tip(f"refs/heads/{parent}")
@@ -245,12 +256,13 @@ def build(root: Path, seed: int) -> World:
                     parent_before, merge_commit=landed, merge_commit_parents=top.parents,
                     merge_commit_parent_count=len(top.parents), merge_commit_headline=top.headline,
                     merge_commit_date=top.date, commits=listed, commit_count=len(listed),
-                    events=[*events, Event("merged", commit_oid=landed)])
+                    events=[*events, Event("merged", g.stamp(), commit_oid=landed)],
+                    merged_at=g.stamp())
         if r.random() < 0.5:  # the branch is deleted: GitHub retargets #12 to the branch #11 merged into
             g.keep(head_b)
             g.w("push", "-q", "origin", ":refs/heads/feature-b")
             dep_base = parent
-            dep_events = [Event("base_ref_changed", previous_ref="feature-b", current_ref=parent)]
+            dep_events = [Event("base_ref_changed", g.stamp(), previous_ref="feature-b", current_ref=parent)]
             s.append(f"#11 {merge}-merged into {parent}, branch deleted, #12 retargeted")
         else:
             s.append(f"#11 {merge}-merged into {parent}, branch kept")
@@ -282,15 +294,15 @@ def build(root: Path, seed: int) -> World:
 def _clone(g: Gen, child: list[str]) -> None:
     if g.fork:  # the contributor's clone: origin = the fork, upstream = acme
         g.git(g.root, "clone", "-q", "--no-local", f"file://{g.fork}", str(g.clone))
-        g.git(g.clone, "remote", "set-url", "origin", FORK_URL)
-        g.git(g.clone, "config", f"url.file://{g.fork}.insteadOf", FORK_URL)
-        g.git(g.clone, "remote", "add", "upstream", URL)
-        g.git(g.clone, "config", f"url.file://{g.origin}.insteadOf", URL)
+        g.git(g.clone, "remote", "set-url", "origin", g.url("contrib"))
+        g.git(g.clone, "config", f"url.file://{g.fork}.insteadOf", g.url("contrib"))
+        g.git(g.clone, "remote", "add", "upstream", g.url())
+        g.git(g.clone, "config", f"url.file://{g.origin}.insteadOf", g.url())
         g.git(g.clone, "branch", "-q", "--track", "feature-d", "origin/feature-d")
         return
     g.git(g.root, "clone", "-q", "--no-local", f"file://{g.origin}", str(g.clone))
-    g.git(g.clone, "remote", "set-url", "origin", URL)
-    g.git(g.clone, "config", f"url.file://{g.origin}.insteadOf", URL)
+    g.git(g.clone, "remote", "set-url", "origin", g.url())
+    g.git(g.clone, "config", f"url.file://{g.origin}.insteadOf", g.url())
     g.git(g.clone, "branch", "-q", "--track", "feature-d", "origin/feature-d")
     if child:
         g.git(g.clone, "branch", "-q", "--track", "feature-e", "origin/feature-e")
@@ -341,21 +353,27 @@ def run(w: World) -> Analysis:
 
 
 def execute(w: World, a: Analysis, before: dict[str, str]) -> str:
-    """Every git step of the plan, verbatim in bash in the clone (gh steps talk to GitHub: not run here). Returns
-    "ran", or "conflict" when the plan's rebase stopped on a conflict that cherry-picking #12's own commits alone
-    onto the new base hits too (the oracle's rule: a conflict is right only when the own work itself conflicts)."""
-    for step in a.steps:
-        if step.type != "git" or step.command.startswith("gh "):
-            continue
-        proc = subprocess.run(["bash", "-c", step.command], cwd=w.gen.clone, capture_output=True, text=True,
+    """Every git step of the in-process plan, verbatim (see execute_commands)."""
+    steps = [(s.command, s.command.startswith("git rebase ") and s.pr == str(w.dep.ref)) for s in a.steps
+             if s.type == "git" and not s.command.startswith("gh ")]
+    return execute_commands(w, steps, before)
+
+
+def execute_commands(w: World, steps: list[tuple[str, bool]], before: dict[str, str]) -> str:
+    """The plan's git commands (each with whether it is #12's rebase), verbatim in bash in the clone (gh steps talk
+    to GitHub: not run here). Returns "ran", or "conflict" when #12's rebase stopped on a conflict that
+    cherry-picking #12's own commits alone onto the new base hits too (the oracle's rule: a conflict is right
+    only when the own work itself conflicts)."""
+    for command, dep_rebase in steps:
+        proc = subprocess.run(["bash", "-c", command], cwd=w.gen.clone, capture_output=True, text=True,
                               env=w.gen.env(), check=False, timeout=60)
-        if proc.returncode != 0 and step.command.startswith("git rebase ") and step.pr == str(w.dep.ref):
+        if proc.returncode != 0 and dep_rebase:
             w.gen.git(w.gen.clone, "rebase", "--abort", ok=False)
             assert own_alone_conflicts(w, before[w.new_base_ref]), (
-                f"seed {w.gen.seed} ({'; '.join(w.story)}): {step.command} conflicted, but #12's own commits "
+                f"seed {w.gen.seed} ({'; '.join(w.story)}): {command} conflicted, but #12's own commits "
                 f"alone apply cleanly onto {w.new_base_ref}\n{proc.stdout}{proc.stderr}")
             return "conflict"
-        assert proc.returncode == 0, f"seed {w.gen.seed} ({'; '.join(w.story)}): {step.command}\n{proc.stderr}"
+        assert proc.returncode == 0, f"seed {w.gen.seed} ({'; '.join(w.story)}): {command}\n{proc.stderr}"
     return "ran"
 
 

@@ -38,6 +38,25 @@ def test_side_copies_get_the_names_of_the_users_merge() -> None:
                            + "; moving it to d~HEAD instead."]
 
 
+def test_a_side_copy_name_that_is_taken_gets_gits_suffix() -> None:
+    """merge-ort's unique_path: `d~HEAD` is a path of the merge already, so git writes `d~HEAD_0` (then `_1`, …)."""
+    files = group_conflicts(parse_merge_tree(FILE_DIRECTORY, 1))
+    relabel_sides(files, {HEAD: "HEAD", BASE: "refs_remotes_origin_main"}, {"d", "d~HEAD", "d~HEAD_0", "e~HEAD"})
+    [fc] = files
+    assert (fc.path, fc.paths) == ("d~HEAD_1", ["d~HEAD_1"])
+    assert fc.messages[0].endswith("moving it to d~HEAD_1 instead.")
+
+
+def test_two_symlink_targets_are_a_symlink_conflict() -> None:
+    link = "\0".join(["90770b3bbfa9983cfcc26058a2dd182b53c10052",
+                      "120000 1be11a8c542aa6c211e80e0ddddf9ec5c8328138 1\tlink",
+                      "120000 2be11a8c542aa6c211e80e0ddddf9ec5c8328138 2\tlink",
+                      "120000 3be11a8c542aa6c211e80e0ddddf9ec5c8328138 3\tlink", "",
+                      "1", "link", "CONFLICT (contents)", "CONFLICT (content): Merge conflict in link\n", ""])
+    [fc] = group_conflicts(parse_merge_tree(link, 1))
+    assert fc.conflict_type == "symlink"
+
+
 def test_pathspecs_name_exactly_one_path() -> None:
     assert [pathspec(p) for p in ("a.txt", "star*.txt", "q?.md", "[x].py", "back\\slash", ":magic", "a:b")] == [
         "a.txt", ":(literal)star*.txt", ":(literal)q?.md", ":(literal)[x].py", ":(literal)back\\slash",

@@ -250,6 +250,31 @@ def test_find_upstream_returns_a_merged_upstream_complete() -> None:
     assert up is not None and up.is_open and opened.completed == []
 
 
+def _middle_stack(dep_commits: list[Commit], fork_parent: str, when: str) -> tuple[Src, Pull]:
+    """main <- #10 feature-a (open) <- #11 feature-b, merged into feature-a (branch deleted) <- #12, which GitHub
+    retargeted from feature-b to feature-a at `when`."""
+    bottom = pull(10, "feature-a", "main", "m1", [c("m1", "m0")])
+    middle = replace(merged_b(), base_ref="feature-a", merged_at=T.format(6))
+    dep = pull(12, "feature-d", "feature-a", "d2", dep_commits or [c("d1", fork_parent, 4), c("d2", "d1", 5)],
+               events=[Event("base_ref_changed", when, previous_ref="feature-b", current_ref="feature-a")])
+    return Src([bottom, middle, dep], {}), dep
+
+
+def test_find_upstream_prefers_the_merged_middle_over_the_open_pr_it_was_retargeted_onto() -> None:
+    """Issue 12 (3): the still-open bottom PR is not the upstream of a rebase after a merge. The merged former base
+    is, when the dependent carries one of its commits (here its fork point b1, an early commit of #11's list), or
+    when GitHub retargeted it away from that PR's branch after the merge (a force-push of #11 rewrote the commits
+    the dependent carries, so no listing has one in common)."""
+    src, dep = _middle_stack([], "b1", T.format(7))
+    assert find_upstream(src, dep, "main").number == 11  # type: ignore[arg-type]
+    src, dep = _middle_stack([], "x1", T.format(7))  # x1: a pre-force-push copy no listing names
+    assert find_upstream(src, dep, "main").number == 11  # type: ignore[arg-type]
+    src, dep = _middle_stack([], "x1", T.format(5))  # retargeted by hand before #11 merged: no evidence
+    assert find_upstream(src, dep, "main").number == 10  # type: ignore[arg-type]
+    src, dep = _middle_stack([], "x1", "not a time")
+    assert find_upstream(src, dep, "main").number == 10  # type: ignore[arg-type]
+
+
 def test_single_commit_pr_rebase_vs_squash() -> None:
     one = pull(11, "b", "main", "b1", [c("b1", "m0", 1)], "MERGED", merge_commit=OID["sq"],
                merge_commit_parent_count=1, merge_commit_headline="commit b1", merge_commit_date=T.format(1))
