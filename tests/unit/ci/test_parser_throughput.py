@@ -101,14 +101,25 @@ def assert_adversarial_lines_are_linear(stride: int, ordinary_bytes: int) -> Non
     lines = adversarial_lines()
     contexts = [*CONTEXTS, *MORE_CONTEXTS]
     assert stride <= len(contexts)  # so that every line is parsed after at least one context
-    worst: list[tuple[float, str]] = []
+    ordinary_lines = [line.rstrip("\n") for line in realistic_log(ordinary_bytes)]
+    worst: list[tuple[float, str, list[str]]] = []
     for k, context in enumerate(contexts):  # each line after one or more contexts (parsers in a block)
         log = [*context.split("\n"), *lines[k % stride :: stride], "##[error]Process completed with exit code 1."]
-        worst.append((_cpu_rate(log), context[:30]))
-    worst.sort()
+        worst.append((_cpu_rate(log), context[:30], log))
+    worst.sort(key=lambda w: w[0])
     print(f"ordinary {ordinary:.1f} MB/s; slowest adversarial {worst[0][0]:.1f} MB/s after {worst[0][1]!r}")
-    for rate, context in worst:
-        assert rate >= MIN_RATIO * ordinary, (context, rate, ordinary)
+    for rate, context, log in worst:
+        # a busy machine slows one measurement and not the other: a log under the floor is measured again,
+        # side by side with the ordinary log, and fails only if it stays under it (a quadratic pattern stays
+        # at 0.11-0.16 however often it is measured)
+        ratio, base = rate / ordinary, ordinary
+        for _ in range(3):
+            if ratio >= MIN_RATIO:
+                break
+            base = _cpu_rate(ordinary_lines)
+            rate = _cpu_rate(log)
+            ratio = max(ratio, rate / base)
+        assert ratio >= MIN_RATIO, (context, rate, base)
 
 
 def test_adversarial_lines_parse_in_linear_time() -> None:
