@@ -31,3 +31,14 @@ def test_a_squash_merged_force_pushed_base_counts_the_carried_commits_not_the_ba
     assert "#12 still carries 3 original commit(s) of it" in strat["reason"], strat["reason"]
     assert "A plain rebase would replay #11's 3 original commit(s) and conflict with the squash commit." \
         in strat["considerations"], strat["considerations"]
+
+
+def test_without_a_clone_an_ambiguous_boundary_is_said_first(agent, tmp_path: Path) -> None:
+    """#12 branched at b2; #11 force-pushed to b1' b3': no clone, and no version of #11 in #12's listed commits."""
+    repo = _world(tmp_path, 2, [1, 3], False)
+    away = tmp_path / "elsewhere"
+    away.mkdir()
+    out = agent(repo.scenario()).json("stack", "acme/widgets#11", "acme/widgets#12", cwd=away)
+    first = out["rebase_strategy"]["considerations"][0]
+    assert first.startswith("The facts do not pin where #12's own commits start (a force-push of #11 left no "
+                            "version of it in #12's history)"), first
