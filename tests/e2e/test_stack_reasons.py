@@ -42,3 +42,7 @@ def test_without_a_clone_an_ambiguous_boundary_is_said_first(agent, tmp_path: Pa
     first = out["rebase_strategy"]["considerations"][0]
     assert first.startswith("The facts do not pin where #12's own commits start (a force-push of #11 left no "
                             "version of it in #12's history)"), first
+    # the plan cuts at the candidate that replays the fewest commits (here only d2), as the text says
+    cands = [x for x in out["rebase_strategy"]["considerations"] if x.startswith("Candidate upstream")]
+    assert cands[-1].endswith("replays 1 commit(s): d2."), cands
+    assert out["rebase_strategy"]["onto_command"] in cands[-1]
