@@ -24,6 +24,7 @@ def main(argv: list[str]) -> int:
                    help="a cap on each mutant's timeout (which is 5x its tests' unmutated time + 30 s)")
     r.add_argument("--map", type=Path, default=None, help="the map to use (default .mutation/map.json)")
     r.add_argument("--list", action="store_true", help="only list the mutants")
+    r.add_argument("--also", nargs="+", default=[], help="test files written after the map: run for every mutant")
     args = parser.parse_args(argv)
     if args.cmd == "map":
         from tests.mutation.mapping import build
@@ -33,7 +34,7 @@ def main(argv: list[str]) -> int:
     from tests.mutation.runner import run
 
     return run(args.modules, sample=args.sample, seed=args.seed, timeout=args.timeout, list_only=args.list,
-               map_path=args.map or MAP)
+               map_path=args.map or MAP, also=args.also)
 
 
 if __name__ == "__main__":

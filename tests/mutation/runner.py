@@ -126,11 +126,24 @@ def _counted(status: str) -> bool:
     return status != "equivalent" and status != "timeout" and not status.startswith("error")
 
 
+def _collect(paths: list[str]) -> list[str]:
+    """The node ids pytest collects from `paths` (files, or node ids), newest gh only as the runs use."""
+    if not paths:
+        return []
+    proc = subprocess.run([sys.executable, *PYTEST, "--collect-only", *paths], cwd=ROOT, env=_env(),
+                          capture_output=True, text=True, check=False)
+    return [line for line in proc.stdout.splitlines() if "::" in line and not line.startswith(" ")]
+
+
 def run(modules: list[str], *, sample: int, seed: int, timeout: float, list_only: bool,
-        map_path: Path = MAP) -> int:
+        map_path: Path = MAP, also: list[str] | None = None) -> int:
     restore_backups()
     cov_map = {"lines": {}} if list_only else load(map_path)
     lines, pytest_args = cov_map["lines"], cov_map.get("pytest_args", [])
+    # tests written after the map was built: run for every mutant of a line the map knows to be executed (a test
+    # that does not execute a line cannot notice its mutant, so this only saves rebuilding the map)
+    extra = [] if list_only else _collect(also or [])
+    pytest_args = [*pytest_args, *(["--also", *(also or [])] if also else [])]
     eq = equivalents()
     STATE.mkdir(exist_ok=True)
     for module in modules:
@@ -144,7 +157,7 @@ def run(modules: list[str], *, sample: int, seed: int, timeout: float, list_only
                 print(f"{m.id} {module}:{m.line} {m.func} {m.op}: {m.before} => {m.after}")
             continue
         started = time.monotonic()
-        by_line = lines.get(module, {})
+        by_line = {n: [*ts, *extra] for n, ts in lines.get(module, {}).items()}
         needed = sorted({t for m in chosen if m.id not in eq for t in _tests_for(m, by_line)},
                         key=lambda t: (not t.startswith("tests/unit/"), t))
         base = baseline(needed)
