@@ -24,6 +24,8 @@ def main(argv: list[str]) -> int:
                    help="a cap on each mutant's timeout (which is 5x its tests' unmutated time + 30 s)")
     r.add_argument("--map", type=Path, default=None, help="the map to use (default .mutation/map.json)")
     r.add_argument("--list", action="store_true", help="only list the mutants")
+    r.add_argument("--survivors", action="store_true",
+                   help="same sample again, re-running only what the last run of it did not kill")
     r.add_argument("--also", nargs="+", default=[], help="test files written after the map: run for every mutant")
     args = parser.parse_args(argv)
     if args.cmd == "map":
@@ -34,7 +36,8 @@ def main(argv: list[str]) -> int:
     from tests.mutation.runner import run
 
     return run(args.modules, sample=args.sample, seed=args.seed, timeout=args.timeout, list_only=args.list,
-               map_path=args.map or MAP, also=args.also)
+               map_path=args.map or MAP, also=args.also,
+               survivors_only=args.survivors)
 
 
 if __name__ == "__main__":

@@ -136,7 +136,7 @@ def _collect(paths: list[str]) -> list[str]:
 
 
 def run(modules: list[str], *, sample: int, seed: int, timeout: float, list_only: bool,
-        map_path: Path = MAP, also: list[str] | None = None) -> int:
+        map_path: Path = MAP, also: list[str] | None = None, survivors_only: bool = False) -> int:
     restore_backups()
     cov_map = {"lines": {}} if list_only else load(map_path)
     lines, pytest_args = cov_map["lines"], cov_map.get("pytest_args", [])
@@ -152,13 +152,19 @@ def run(modules: list[str], *, sample: int, seed: int, timeout: float, list_only
         found = mutants(module, original)
         chosen = random.Random(seed).sample(found, sample) if 0 < sample < len(found) else found
         chosen.sort(key=lambda m: m.line)
+        out = STATE / "results" / (module.replace("/", "_") + ".json")
+        kept: dict[str, dict[str, object]] = {}
+        if survivors_only and out.exists():  # killed stays killed while the module's code is unchanged
+            previous = orjson.loads(out.read_bytes())
+            if previous.get("seed") == seed and previous.get("sampled") == len(chosen):
+                kept = {str(r["id"]): r for r in previous["results"] if str(r["status"]).startswith("killed")}
         if list_only:
             for m in chosen:
                 print(f"{m.id} {module}:{m.line} {m.func} {m.op}: {m.before} => {m.after}")
             continue
         started = time.monotonic()
         by_line = {n: [*ts, *extra] for n, ts in lines.get(module, {}).items()}
-        needed = sorted({t for m in chosen if m.id not in eq for t in _tests_for(m, by_line)},
+        needed = sorted({t for m in chosen if m.id not in eq and m.id not in kept for t in _tests_for(m, by_line)},
                         key=lambda t: (not t.startswith("tests/unit/"), t))
         base = baseline(needed)
         if base.failing:
@@ -169,6 +175,9 @@ def run(modules: list[str], *, sample: int, seed: int, timeout: float, list_only
         results: list[dict[str, object]] = []
         try:
             for m in chosen:
+                if m.id in kept:
+                    results.append(kept[m.id])
+                    continue
                 tests = [t for t in _tests_for(m, by_line) if t in base.seconds]
                 limit = min(timeout, base.timeout(tests))
                 if m.id in eq:
@@ -194,7 +203,7 @@ def run(modules: list[str], *, sample: int, seed: int, timeout: float, list_only
                    "errors": sum(str(r["status"]).startswith("error") for r in results),
                    "baseline_failing": base.failing, "map": os.path.relpath(map_path, ROOT), "map_args": pytest_args,
                    "seconds": round(time.monotonic() - started), "results": results}
-        out = STATE / "results" / (module.replace("/", "_") + ".json")
+        summary["rerun_of_survivors"] = bool(kept)
         out.parent.mkdir(exist_ok=True)
         out.write_bytes(orjson.dumps(summary, option=orjson.OPT_INDENT_2))
         print(f"{module}: {killed}/{len(counted)} killed = {score:.1f}% ({len(chosen)} of {len(found)} mutants, "
