@@ -27,7 +27,7 @@ def install_pth() -> Path:
     return pth
 
 
-def build(pytest_args: list[str], workers: str) -> dict[str, Any]:
+def build(pytest_args: list[str], workers: str, out: Path = MAP) -> dict[str, Any]:
     install_pth()
     data_dir = STATE / "cov"
     shutil.rmtree(data_dir, ignore_errors=True)
@@ -50,14 +50,15 @@ def build(pytest_args: list[str], workers: str) -> dict[str, Any]:
         by_line = data.contexts_by_lineno(path)
         lines[rel] = {str(n): sorted(c for c in ctxs if c) for n, ctxs in sorted(by_line.items())}
     result = {"pytest_args": pytest_args, "exit": proc.returncode, "lines": lines}
-    MAP.write_bytes(orjson.dumps(result))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(orjson.dumps(result))
     tests = {t for f in lines.values() for ts in f.values() for t in ts}
     print(f"map: {sum(len(f) for f in lines.values())} lines in {len(lines)} files, {len(tests)} tests "
-          f"(pytest exit {proc.returncode}) -> {os.path.relpath(MAP, ROOT)}")
+          f"(pytest exit {proc.returncode}) -> {os.path.relpath(out, ROOT)}")
     return result
 
 
-def load() -> dict[str, Any]:
-    if not MAP.exists():
-        raise SystemExit("mutation: no coverage map yet; run `scripts/mutation map` first")
-    return orjson.loads(MAP.read_bytes())
+def load(path: Path = MAP) -> dict[str, Any]:
+    if not path.exists():
+        raise SystemExit(f"mutation: no coverage map {path} yet; run `scripts/mutation map` first")
+    return orjson.loads(path.read_bytes())

@@ -31,9 +31,9 @@ class Mutant:
     source: str  # the whole mutated module
 
 
-def _offsets(text: str) -> list[int]:
+def _offsets(data: bytes) -> list[int]:
     starts, pos = [0], 0
-    for line in text.splitlines(keepends=True):
+    for line in data.splitlines(keepends=True):
         pos += len(line)
         starts.append(pos)
     return starts
@@ -135,22 +135,23 @@ def mutants(module: str, text: str) -> list[Mutant]:
     tree = ast.parse(text)
     finder = _Finder()
     finder.visit(tree)
-    starts = _offsets(text)
+    data = text.encode()  # ast's column offsets count UTF-8 bytes, so splice bytes, not characters
+    starts = _offsets(data)
     original = ast.dump(tree)
     seen: dict[str, int] = {}
     out: list[Mutant] = []
     for node, func, op, after in finder.found:
-        a = starts[node.lineno - 1] + node.col_offset  # col offsets are UTF-8 bytes; sources here are ASCII code
+        a = starts[node.lineno - 1] + node.col_offset
         b = starts[node.end_lineno - 1] + node.end_col_offset  # type: ignore[operator]
-        before = text[a:b]
+        before = data[a:b].decode()
         if isinstance(node, ast.stmt):
-            rest = text[b:starts[node.end_lineno]].strip()  # type: ignore[index]
-            if text[starts[node.lineno - 1]:a].strip() or (rest and not rest.startswith("#")):
+            rest = data[b:starts[node.end_lineno]].decode().strip()  # type: ignore[index]
+            if data[starts[node.lineno - 1]:a].strip() or (rest and not rest.startswith("#")):
                 continue  # shares its line with another statement
             replacement = after + "\n" * (node.end_lineno - node.lineno)  # type: ignore[operator]
         else:
             replacement = f"({after})"
-        source = text[:a] + replacement + text[b:]
+        source = (data[:a] + replacement.encode() + data[b:]).decode()
         try:
             new = ast.parse(source)
         except SyntaxError:
