@@ -140,8 +140,8 @@ def run(modules: list[str], *, sample: int, seed: int, timeout: float, list_only
     restore_backups()
     cov_map = {"lines": {}} if list_only else load(map_path)
     lines, pytest_args = cov_map["lines"], cov_map.get("pytest_args", [])
-    # tests written after the map was built: run for every mutant of a line the map knows to be executed (a test
-    # that does not execute a line cannot notice its mutant, so this only saves rebuilding the map)
+    # tests written after the map was built: run for every mutant (a test that does not execute a line cannot
+    # notice its mutant, so this only saves rebuilding the map)
     extra = [] if list_only else _collect(also or [])
     pytest_args = [*pytest_args, *(["--also", *(also or [])] if also else [])]
     eq = equivalents()
@@ -164,7 +164,8 @@ def run(modules: list[str], *, sample: int, seed: int, timeout: float, list_only
             continue
         started = time.monotonic()
         by_line = {n: [*ts, *extra] for n, ts in lines.get(module, {}).items()}
-        needed = sorted({t for m in chosen if m.id not in eq and m.id not in kept for t in _tests_for(m, by_line)},
+        needed = sorted({t for m in chosen if m.id not in eq and m.id not in kept for t in _tests_for(m, by_line)}
+                        | set(extra),
                         key=lambda t: (not t.startswith("tests/unit/"), t))
         base = baseline(needed)
         if base.failing:
@@ -178,7 +179,7 @@ def run(modules: list[str], *, sample: int, seed: int, timeout: float, list_only
                 if m.id in kept:
                     results.append(kept[m.id])
                     continue
-                tests = [t for t in _tests_for(m, by_line) if t in base.seconds]
+                tests = [t for t in _tests_for(m, by_line) or extra if t in base.seconds]
                 limit = min(timeout, base.timeout(tests))
                 if m.id in eq:
                     status = "equivalent"
