@@ -1,9 +1,10 @@
 """One registry of tools behind the CLI and the MCP server (design §3, §6).
 
-A tool is declared once — name, title, description, input and output models, annotations,
-handler, CLI shape — and both faces are generated from it. :func:`pr_agent.dispatch.run_tool` is the only way a tool
-runs: it validates the arguments with the input model, fills stored preferences, calls the handler
-and turns every failure into a :class:`PrAgentError`.
+A tool is declared once — name, title, description, input and output models, annotations, handler, CLI shape
+— in pr_agent.tooldef, and both faces are generated from it; this module finds the tools and validates their
+arguments. :func:`pr_agent.dispatch.run_tool` is the only way a tool runs: it validates the arguments with
+the input model, fills stored preferences, calls the handler and turns every failure into a
+:class:`PrAgentError`.
 """
 
 from __future__ import annotations
@@ -15,19 +16,7 @@ from pydantic import BaseModel, ValidationError
 from pr_agent import surface
 from pr_agent.errors import PrAgentError, tool_repair
 from pr_agent.shellcmd import command
-from pr_agent.tooldef import (  # noqa: F401  (the definitions, re-exported for readers of the registry)
-    BUILTIN,
-    STORED,
-    TOOLS,
-    Annotations,
-    CliExtra,
-    InputModel,
-    OutputModel,
-    Tool,
-    publishable_schema,
-    register,
-    stored,
-)
+from pr_agent.tooldef import TOOLS, InputModel, Tool
 
 
 def all_tools() -> dict[str, Tool]:

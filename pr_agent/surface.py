@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 import orjson
 
+from pr_agent import cli_table
 from pr_agent.shellcmd import command
 
 Face = Literal["cli", "mcp"]
@@ -126,8 +127,6 @@ class _Shape:
 def _tool(name: str) -> _Shape:
     """How a call of the tool ``name`` is written on the CLI, from the generated table (pr_agent/cli_table.py,
     checked against the registry by tests/unit/test_docs.py): this module never imports the registry."""
-    from pr_agent import cli_table
-
     cli_name, positional, options = cli_table.SHAPES[name]
     return _Shape(cli_name, positional, options)
 
