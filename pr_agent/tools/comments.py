@@ -89,7 +89,8 @@ class Reactions(OutputModel):
 
 
 class Reply(OutputModel):
-    id: int
+    id: int | None = Field(None, description="Numeric (REST) id of the reply; only with detail=full (no tool takes "
+                           "it: the item's id names the thread).")
     node_id: str | None = Field(None, description="Only with detail=full.")
     author: str
     is_bot: bool | None = Field(None, description="concise: absent means false.")
@@ -152,17 +153,20 @@ class FeedbackItem(OutputModel):
     is_bot: bool
     created_at: str
     updated_at: str | None = Field(None, description="Only with detail=full.")
-    thread_id: str | None = Field(None, description="Review thread id (review_comment only).")
+    thread_id: str | None = Field(None, description="Review thread id (review_comment only). concise: absent when "
+                                  "action_commands.mcp_action.args.thread_id names it.")
     file_path: str | None = None
     line_number: int | None = Field(None, description="Line in the current diff, or the original line when "
                                     "the thread is outdated.")
     start_line: int | None = None
     is_outdated: bool | None = Field(None, description="review_comment only: the code changed since.")
     subject_type: str | None = Field(None, description="LINE or FILE; only with detail=full.")
-    can_resolve: bool | None = Field(None, description="Whether your gh login may resolve this thread.")
+    can_resolve: bool | None = Field(None, description="Whether your gh login may resolve this thread. concise: "
+                                     "absent when true (action_commands.mcp_action is there).")
     review_state: str | None = Field(None, description="review only: APPROVED, CHANGES_REQUESTED or COMMENTED.")
     diff_hunk: str | None = Field(None, description="Only with detail=full.")
-    body: str
+    body: str = Field(description="The comment as written. concise: HTML comments (<!-- … -->) outside code, "
+                      "which github.com does not show, are left out.")
     replies: list[Reply] = Field(default_factory=list, description="Later comments of the same thread, oldest "
                                  "first (review_comment only); they are part of this item, not separate items.")
     hidden_replies: int | None = Field(None, description="review_comment only: replies hidden (minimized) on "
@@ -182,9 +186,10 @@ class FeedbackItem(OutputModel):
     body_truncated: bool | None = Field(None, description="concise: the body was cut (detail=full has it whole).")
     reactions: Reactions | None = Field(None, description="Only with detail=full.")
     html_url: str
-    source: Literal["thread", "review_body", "conversation"] = Field(
-        description="Where the item comes from: an inline thread, a review body (or a finding parsed from "
-        "one), or the conversation.")
+    source: Literal["thread", "review_body", "conversation"] | None = Field(
+        None, description="Where the item comes from: an inline thread (type review_comment), a review body or a "
+        "finding parsed from one (review), or the conversation (issue_comment); only with detail=full (type says "
+        "it).")
     last_author: str | None = Field(None, description="review_comment only: who wrote the thread's last visible "
                                     "comment (hidden ones do not count). concise: absent when it is the author of the "
                                     "last reply shown (or of the comment, with no replies).")
@@ -511,9 +516,9 @@ def render(out: dict[str, Any]) -> str:
         if it.get("hidden_replies"):
             lines.append("  ↳ " + c.dim(f"({it['hidden_replies']} hidden replies; --detail full shows them)"))
         ac = it["action_commands"]
-        if it.get("thread_id"):
+        if thread := budget.thread_id(it):
             last = f"; last word: {it.get('last_author') or it['replies'][-1]['author']}" if it.get("replies") else ""
-            lines.append("  " + c.dim(terminal_field(f"thread {it['thread_id']}{last}")))
+            lines.append("  " + c.dim(terminal_field(f"thread {thread}{last}")))
         lines.append("  " + c.dim("reply:") + f"   {ac['reply_command']}  " + c.dim("(your reply on stdin)"))
         if ac.get("resolve_command"):
             lines.append("  " + c.dim("resolve:") + f" {ac['resolve_command']}")

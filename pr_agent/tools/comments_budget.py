@@ -12,12 +12,20 @@ kept apart from what the items are.
   item keeps its own ``resolve_condition`` only when it says something of its own (a thread you may not
   resolve). Flags that are false and counts that are 0 are left out (absent means false / 0).
   ``detail="full"`` repeats everything on every item.
+- **Nothing an item says twice**: ``thread_id`` when its ``mcp_action`` carries it, ``can_resolve: true`` (the
+  ``mcp_action`` says it), ``source`` (it follows from ``type``) and a kept reply's ``id`` (no tool takes it:
+  ``resolve_review_thread`` takes the item's own ``id`` for its thread) are left out; :func:`thread_id` reads an
+  item's thread either way.
+- **Bodies as GitHub shows them**: HTML comments (``<!-- … -->``, bot boilerplate github.com does not render)
+  are dropped from bodies outside code (:func:`visible_markdown`); ``detail="full"`` has the text as written.
 - **Pages fit a context**: :func:`page_size` is 20 items over MCP and 50 on the CLI unless ``page_size`` says.
 - The answer's ``truncated`` says what was cut on this page and how to get it.
 """
 
 from __future__ import annotations
 
+import bisect
+import re
 from typing import Any
 
 from pydantic import Field
@@ -49,6 +57,91 @@ def page_size(asked: int | None) -> int:
     return MCP_PAGE_SIZE if surface.current() == "mcp" else CLI_PAGE_SIZE
 
 
+def thread_id(item: dict[str, Any]) -> str | None:
+    """The review thread of an item as sent: its ``thread_id``, or (concise, resolvable) its resolve call's."""
+    action = (item.get("action_commands") or {}).get("mcp_action") or {}
+    return item.get("thread_id") or (action.get("args") or {}).get("thread_id")
+
+
+# fenced code shows an HTML comment as text: such a block is left as written
+_FENCE_OPEN = re.compile(r" {0,3}(`{3,}|~{3,})")
+_TICKS = re.compile(r"`+")
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_BLANK_RUN = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
+
+
+def _blocks(body: str) -> list[tuple[bool, str]]:
+    """``body`` as (is fenced code, text) runs of whole lines; an unclosed fence runs to the end."""
+    out: list[tuple[bool, str]] = []
+    prose: list[str] = []
+    fence: str | None = None
+    code: list[str] = []
+    for line in body.splitlines(keepends=True):
+        if fence is None:
+            m = _FENCE_OPEN.match(line)
+            if m and not (m[1][0] == "`" and "`" in line[m.end():]):
+                out.append((False, "".join(prose)))
+                prose, fence, code = [], m[1], [line]
+            else:
+                prose.append(line)
+            continue
+        code.append(line)
+        closing = line.strip()
+        if closing and set(closing) == {fence[0]} and len(closing) >= len(fence) and len(line) - len(line.lstrip(" ")) < 4:
+            out.append((True, "".join(code)))
+            fence, code = None, []
+    out += [(True, "".join(code))] if fence is not None else []
+    out.append((False, "".join(prose)))
+    return out
+
+
+def _code_spans(text: str) -> list[tuple[int, int]]:
+    """Inline code spans: a run of backticks up to the next run of the same length (CommonMark), found in one
+    pass (a bisect per run, so hostile runs of backticks stay linear-ish)."""
+    runs = [(m.start(), m.end()) for m in _TICKS.finditer(text)]
+    by_len: dict[int, list[int]] = {}
+    for i, (start, end) in enumerate(runs):
+        by_len.setdefault(end - start, []).append(i)
+    spans, i = [], 0
+    while i < len(runs):
+        start, end = runs[i]
+        same = by_len[end - start]
+        j = bisect.bisect_right(same, i)
+        if j < len(same):
+            spans.append((start, runs[same[j]][1]))
+            i = same[j] + 1
+        else:
+            i += 1
+    return spans
+
+
+def _prose_without_comments(text: str) -> str:
+    spans = _code_spans(text) if "`" in text else []
+    starts = [s for s, _ in spans]
+    out, at = [], 0
+    for m in _COMMENT.finditer(text):
+        k = bisect.bisect_right(starts, m.start()) - 1
+        in_code = k >= 0 and spans[k][1] > m.start()
+        line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+        if in_code or line.startswith(("    ", "\t")):  # code (or an indented line, maybe a code block) shows it
+            continue
+        out += [text[at:m.start()]]
+        at = m.end()
+    if not out:
+        return text
+    return _BLANK_RUN.sub("\n\n", "".join(out) + text[at:])
+
+
+def visible_markdown(body: str) -> str:
+    """``body`` as github.com shows it, less nothing: without the HTML comments it does not render (outside code
+    blocks, inline code and indented lines), with the blank lines they leave folded. A body with nothing visible
+    left is returned as written."""
+    if "<!--" not in body:
+        return body
+    text = "".join(part if code else _prose_without_comments(part) for code, part in _blocks(body))
+    return text.strip() if text != body and text.strip() else body
+
+
 def _tool_call_only(item: dict[str, Any]) -> dict[str, Any]:
     actions = item.get("action_commands") or {}
     if actions.get("mcp_action") and actions.get("resolve_command"):
@@ -75,9 +168,14 @@ def _concise_actions(item: dict[str, Any], conditions: dict[str, str]) -> dict[s
 
 def _concise(item: dict[str, Any], conditions: dict[str, str]) -> dict[str, Any]:
     out = {k: v for k, v in item.items() if not (k in _FALSE_BY_DEFAULT and not v)
-           and k != "node_id"  # id names it, and every tool taking a comment takes that id
+           and k not in ("node_id", "source")  # id names it (every tool taking a comment takes it); type says source
            and not (k == "changed_since_comment" and v == "false")}  # absent: false (or not applicable)
     out["action_commands"] = _concise_actions(item, conditions)
+    action = out["action_commands"].get("mcp_action") or {}
+    if action and (action.get("args") or {}).get("thread_id") == item.get("thread_id"):
+        out.pop("thread_id", None)  # the resolve call names the thread (thread_id() reads it)
+        if out.get("can_resolve") is True:
+            out.pop("can_resolve")  # a resolve call is there: it may be resolved
     replies = [r for r in item.get("replies") or [] if not r.get("is_minimized")]
     shown_last = replies[-1] if replies else (item if not item.get("is_minimized") else None)
     last = out.get("last_author")
@@ -99,9 +197,9 @@ def _cut(text: str, limit: int) -> tuple[str, bool]:
 
 
 def _concise_reply(reply: dict[str, Any]) -> dict[str, Any]:
-    """A kept reply: who said what. Its node_id, time and links are in detail=full; is_bot and is_minimized only
-    when true."""
-    return {k: v for k, v in reply.items() if k not in ("node_id", "created_at")
+    """A kept reply: who said what. Its ids, time and links are in detail=full (no tool takes a reply's id: the
+    item's id names the thread); is_bot and is_minimized only when true."""
+    return {k: v for k, v in reply.items() if k not in ("id", "node_id", "created_at")
             and not (k in ("is_bot", "is_minimized") and not v)}
 
 
@@ -117,15 +215,16 @@ def summarise(items: list[dict[str, Any]], *, full: bool,
     cut_items = omitted = bodies = 0
     for item in items:
         item = _concise(item, conditions)
-        body, was_cut = _cut(item.get("body") or "", BODY_CHARS)
+        body, was_cut = _cut(visible_markdown(item.get("body") or ""), BODY_CHARS)
+        item["body"] = body
         if was_cut:
-            item["body"], item["body_truncated"] = body, True
+            item["body_truncated"] = True
             bodies += 1
         replies = item.get("replies") or []
         if replies:
             kept = []
             for reply in replies[-KEEP_REPLIES:]:
-                text, was_cut = _cut(reply.get("body") or "", REPLY_BODY_CHARS)
+                text, was_cut = _cut(visible_markdown(reply.get("body") or ""), REPLY_BODY_CHARS)
                 bodies += was_cut
                 kept.append({**_concise_reply(reply), "body": text, **({"body_truncated": True} if was_cut else {})})
             item["replies"] = kept

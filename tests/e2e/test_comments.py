@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pr_agent.tools.comments_budget import thread_id as item_thread
 from tests.e2e.worlds import HOSTILE_BODY, HOSTILE_PATH, big_world, feedback_world
 
 
@@ -14,7 +15,7 @@ def by_node(out: dict[str, Any]) -> dict[str, dict[str, Any]]:
 def test_feedback_is_told_apart(agent) -> None:
     a = agent(feedback_world())
     out = a.json("comments", "acme/widgets#7", "--detail", "full")
-    types = {c.get("thread_id") or c["id"]: c["type"] for c in out["comments"]}
+    types = {item_thread(c) or c["id"]: c["type"] for c in out["comments"]}
     assert sorted(t for t in types if isinstance(t, str)) == [
         "PRRT_copilot", "PRRT_hostile", "PRRT_human", "PRRT_locked", "PRRT_outdated", "PRRT_rabbit"]
     assert {k: v for k, v in types.items() if not isinstance(k, str)} == {
@@ -23,7 +24,7 @@ def test_feedback_is_told_apart(agent) -> None:
     assert out["total_unresolved"] == 10 and out["summary"]["resolved_threads_skipped"] == 1
     assert "nextCursor" not in out
 
-    human = next(c for c in out["comments"] if c.get("thread_id") == "PRRT_human")
+    human = next(c for c in out["comments"] if item_thread(c) == "PRRT_human")
     assert human["id"] == 1001 and human["author"] == "alice" and not human["is_bot"]
     assert [(r["id"], r["author"]) for r in human["replies"]] == [(1002, "bob"), (1003, "octocat")]
     assert human["file_path"] == "src/app.py" and human["line_number"] == 12
@@ -31,9 +32,9 @@ def test_feedback_is_told_apart(agent) -> None:
     assert human["action_commands"]["mcp_action"] == {
         "tool": "resolve_review_thread", "args": {"pr": "acme/widgets#7", "thread_id": "PRRT_human"}}
 
-    outdated = next(c for c in out["comments"] if c.get("thread_id") == "PRRT_outdated")
+    outdated = next(c for c in out["comments"] if item_thread(c) == "PRRT_outdated")
     assert outdated["is_outdated"] is True and outdated["line_number"] == 3
-    assert [c["thread_id"] for c in out["comments"] if c.get("is_outdated")] == ["PRRT_outdated"]
+    assert [item_thread(c) for c in out["comments"] if c.get("is_outdated")] == ["PRRT_outdated"]
     assert outdated["changed_since_comment"] == "true" and human["changed_since_comment"] == "false"
 
     bots = sorted(c["author"] for c in out["comments"] if c["is_bot"])
@@ -41,14 +42,14 @@ def test_feedback_is_told_apart(agent) -> None:
     assert out["summary"]["bot_comments"] == 3 and out["summary"]["human_comments"] == 7
     assert out["summary"]["by_type"] == {"issue_comment": 3, "review": 1, "review_comment": 6}
 
-    rabbit = next(c for c in out["comments"] if c.get("thread_id") == "PRRT_rabbit")  # an inline AI finding
+    rabbit = next(c for c in out["comments"] if item_thread(c) == "PRRT_rabbit")  # an inline AI finding
     assert (rabbit["title"], rabbit["severity_level"], rabbit["category"]) == (
         "SQL injection risk.", "major", "actionable")
     assert not any(k in human for k in ("title", "severity", "category", "fingerprint"))  # humans stay plain
     assert out["summary"]["inline_findings"] == 2 and out["summary"]["review_body_findings"] == 0
-    locked = next(c for c in out["comments"] if c.get("thread_id") == "PRRT_locked")
+    locked = next(c for c in out["comments"] if item_thread(c) == "PRRT_locked")
     assert locked["can_resolve"] is False
-    hostile = next(c for c in out["comments"] if c.get("thread_id") == "PRRT_hostile")
+    hostile = next(c for c in out["comments"] if item_thread(c) == "PRRT_hostile")
     assert hostile["body"] == HOSTILE_BODY and hostile["file_path"] == HOSTILE_PATH
 
 
@@ -91,7 +92,7 @@ def test_big_pr_is_complete_and_pages_exactly_once(agent) -> None:
         args = ["comments", "acme/widgets#9"] + (["--cursor", cursor] if cursor else [])
         out = a.json(*args)
         pages += 1
-        seen.extend(c["thread_id"] for c in out["comments"])
+        seen.extend(item_thread(c) for c in out["comments"])
         cursor = out.get("nextCursor")
         if not cursor:
             break
@@ -100,11 +101,11 @@ def test_big_pr_is_complete_and_pages_exactly_once(agent) -> None:
     assert sorted(seen) == sorted(expected)
     assert pages == 3 and out["total_unresolved"] == 135
     long_thread = a.json("comments", "acme/widgets#9", "--detail", "full")["comments"]
-    item = next(c for c in long_thread if c["thread_id"] == "PRRT_big0003")
+    item = next(c for c in long_thread if item_thread(c) == "PRRT_big0003")
     assert len(item["replies"]) == 129
     assert [r["body"] for r in item["replies"]][-1] == "thread 3 comment 129"
     concise = a.json("comments", "acme/widgets#9")  # the chain summarised: count, the last replies, how to get all
-    item = next(c for c in concise["comments"] if c["thread_id"] == "PRRT_big0003")
+    item = next(c for c in concise["comments"] if item_thread(c) == "PRRT_big0003")
     assert (item["reply_count"], item["replies_omitted"], len(item["replies"])) == (129, 127, 2)
     assert [r["body"] for r in item["replies"]] == ["thread 3 comment 128", "thread 3 comment 129"]
     assert concise["truncated"]["replies_omitted"] >= 127 and "--detail full" in concise["truncated"]["how_to_get_all"]
@@ -134,7 +135,7 @@ def test_hidden_comments_are_flagged_and_never_the_last_word(agent) -> None:
 
     a = agent(hidden_world())
     listed = a.json("comments", "acme/widgets#11")["comments"]
-    concise = {c["thread_id"]: c for c in listed if c.get("thread_id")}
+    concise = {item_thread(c): c for c in listed if item_thread(c)}
     spam = concise["PRRT_spam"]
     assert [r["author"] for r in spam["replies"]] == ["octocat"] and spam["hidden_replies"] == 1
     assert spam["last_author"] == "octocat" and spam["viewer_replied"] is True
@@ -158,7 +159,7 @@ def test_hidden_comments_are_flagged_and_never_the_last_word(agent) -> None:
 
 
 def by_thread(out: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {c["thread_id"]: c for c in out["comments"] if c.get("thread_id")}
+    return {item_thread(c): c for c in out["comments"] if item_thread(c)}
 
 
 def test_bot_filter_keeps_the_human_part_of_a_bot_thread(agent) -> None:
@@ -228,7 +229,7 @@ def test_same_finding_from_two_bots_is_one_item(agent) -> None:
 
     out = agent(two_bots_world()).json("comments", "acme/widgets#12")
     [only] = out["comments"]
-    assert only["thread_id"] == "PRRT_sql" and only["severity_level"] == "critical"
+    assert item_thread(only) == "PRRT_sql" and only["severity_level"] == "critical"
     assert [(r["author"], r["severity"], r["severity_level"]) for r in only["also_reported_by"]] == [
         ("gemini-code-assist", "high", "major")]
     assert out["summary"]["cross_bot_duplicates_merged"] == 1 and out["total_unresolved"] == 1

@@ -10,6 +10,7 @@ import anyio
 import jsonschema
 from mcp import Client, StdioServerParameters
 
+from pr_agent.tools.comments_budget import thread_id as item_thread
 from tests.e2e.worlds import big_world, feedback_world
 
 
@@ -78,7 +79,7 @@ def test_mcp_pagination_returns_every_item_once(agent) -> None:
         while True:
             result = await c.call_tool("find_unresolved_comments", args)
             assert not result.is_error, result.content
-            seen.extend(x["thread_id"] for x in result.structured_content["comments"])
+            seen.extend(item_thread(x) for x in result.structured_content["comments"])
             cursor = result.structured_content.get("nextCursor")
             if not cursor:
                 return seen
@@ -143,11 +144,11 @@ def test_comment_pages_fit_a_context(agent) -> None:
 
     got = mcp_session(a, body)
     everything = got["all"].structured_content["comments"]
-    conversation = [it for it in everything if it["source"] == "conversation"]
+    conversation = [it for it in everything if it["type"] == "issue_comment"]
     assert conversation, "the world must have conversation comments"
     no_conv = got["no_conv"].structured_content
     assert no_conv["total_unresolved"] == len(everything) - len(conversation)
-    assert all(it["source"] != "conversation" for it in no_conv["comments"])
+    assert all(it["type"] != "issue_comment" for it in no_conv["comments"])
     pages = got["pages"]
     assert all(len(p["comments"]) <= 2 for p in pages) and len(pages) == -(-len(everything) // 2)
     walked = [(it["type"], it["id"]) for p in pages for it in p["comments"]]

@@ -9,6 +9,7 @@ from typing import Any
 
 import orjson
 
+from pr_agent.tools.comments_budget import thread_id as item_thread
 from tests.e2e.ci_worlds import FAST, many_failures_world
 from tests.e2e.test_mcp import mcp_session
 from tests.e2e.worlds import big_world
@@ -73,7 +74,7 @@ def test_later_comment_pages_come_from_the_snapshot(agent) -> None:
         assert page["from_snapshot"] is True and page["as_of"] == first["as_of"]
     union = [item for page, _ in pages for item in page["comments"]]
     assert ids(union) == [i for page in cli for i in ids(page["comments"])]  # the same items, in the same order
-    assert sorted(item["thread_id"] for item in union) == EXPECTED
+    assert sorted(item_thread(item) for item in union) == EXPECTED
     assert all(p["from_snapshot"] is False for p in cli)  # the CLI keeps nothing between processes
     text = a.cli("comments", PR, "--cursor", cli[0]["nextCursor"])
     assert text.returncode == 0 and "from the snapshot" not in text.stdout
@@ -84,7 +85,7 @@ def test_a_write_through_the_server_drops_the_snapshot(agent) -> None:
 
     async def body(c: Any) -> dict[str, Any]:
         first = (await c.call_tool("find_unresolved_comments", MCP_ARGS)).structured_content
-        shown = {item["thread_id"] for item in first["comments"]}
+        shown = {item_thread(item) for item in first["comments"]}
         target = next(t for t in reversed(EXPECTED) if t not in shown)  # a thread of a later page
         resolved = await c.call_tool("resolve_review_thread", {"pr": PR, "thread_id": target,
                                                                 "when_reviewer_spoke_last": "resolve"})
@@ -96,10 +97,10 @@ def test_a_write_through_the_server_drops_the_snapshot(agent) -> None:
     (second, requests), *later = got["rest"]
     assert requests > 0 and second["from_snapshot"] is False  # re-fetched after the write
     assert second["total_unresolved"] == got["first"]["total_unresolved"] - 1 == 134
-    ids = {item["thread_id"] for page, _ in got["rest"] for item in page["comments"]}
+    ids = {item_thread(item) for page, _ in got["rest"] for item in page["comments"]}
     assert got["target"] not in ids
     assert all(r == 0 and page["from_snapshot"] for page, r in later)  # the re-fetch became the new snapshot
-    seen = [item["thread_id"] for item in got["first"]["comments"]] + sorted(ids)
+    seen = [item_thread(item) for item in got["first"]["comments"]] + sorted(ids)
     assert sorted(seen) == [t for t in EXPECTED if t != got["target"]]
 
 

@@ -7,6 +7,7 @@ from typing import Any
 import orjson
 
 from pr_agent.textsafe import REPOSITORY_NOTICE
+from pr_agent.tools.comments_budget import thread_id as item_thread
 from tests.e2e.worlds import HOSTILE_BODY, feedback_world
 
 
@@ -31,7 +32,7 @@ def test_resolve_by_thread_id_then_again_is_idempotent(agent) -> None:
     assert again["alreadyResolved"] is True and again["replied"] is False
     assert len(thread_of(a.hub, "PRRT_human")["comments"]) == 3  # no reply posted to a resolved thread
     remaining = a.json("comments", "acme/widgets#7")
-    assert "PRRT_human" not in {c.get("thread_id") for c in remaining["comments"]}
+    assert "PRRT_human" not in {item_thread(c) for c in remaining["comments"]}
 
 
 def test_resolve_by_comment_ids_with_reply(agent) -> None:
@@ -42,7 +43,7 @@ def test_resolve_by_comment_ids_with_reply(agent) -> None:
     comments = thread_of(a.hub, "PRRT_human")["comments"]
     assert comments[-1]["body"] == HOSTILE_BODY and comments[-1]["author"] == "octocat"
     node_id = next(c["node_id"] for c in a.json("comments", "acme/widgets#7", "--detail", "full")["comments"]
-                   if c.get("thread_id") == "PRRT_rabbit")
+                   if item_thread(c) == "PRRT_rabbit")
     assert a.json("resolve", "acme/widgets#7", "--comment", node_id)["thread_id"] == "PRRT_rabbit"
 
 
@@ -90,7 +91,7 @@ def test_refusals_are_typed_and_change_nothing(agent) -> None:
 def test_pasted_commands_do_exactly_their_action(agent) -> None:
     a = agent(feedback_world())
     items = a.json("comments", "acme/widgets#7")["comments"]
-    hostile = next(c for c in items if c.get("thread_id") == "PRRT_hostile")
+    hostile = next(c for c in items if item_thread(c) == "PRRT_hostile")
     reply = a.shell(hostile["action_commands"]["reply_command"], stdin="it's fixed: $(id) `x`\n")
     assert reply.returncode == 0, reply.stderr
     posted = thread_of(a.hub, "PRRT_hostile")["comments"][-1]

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from pr_agent.tools.comments_budget import thread_id as item_thread
 from tests.e2e.test_resolve import thread_of
 from tests.e2e.worlds import _ts, comment, feedback_world, pr, thread, world
 
@@ -77,7 +78,7 @@ def test_every_actionable_body_finding_once_with_context(agent) -> None:
 
     human = [c for c in out["comments"] if c["type"] == "review" and not c["is_bot"]]
     assert [(h["author"], h["review_state"]) for h in human] == [("alice", "CHANGES_REQUESTED")]
-    assert [c["thread_id"] for c in out["comments"] if c["type"] == "review_comment"] == ["PRRT_rabbit_inline"]
+    assert [item_thread(c) for c in out["comments"] if c["type"] == "review_comment"] == ["PRRT_rabbit_inline"]
     assert not any(c["type"] == "review" and c["is_bot"] and not c.get("fingerprint") for c in out["comments"])
 
 
@@ -90,7 +91,7 @@ def test_parse_review_bodies_off_keeps_bodies_whole(agent) -> None:
 
 def test_who_spoke_last_and_the_resolve_policy(agent) -> None:
     a = agent(feedback_world())
-    items = {c.get("thread_id"): c for c in a.json("comments", "acme/widgets#7")["comments"]}
+    items = {item_thread(c): c for c in a.json("comments", "acme/widgets#7")["comments"]}
 
     def last_word(it: dict) -> str:  # concise: last_author only when it is not the last comment shown
         return it.get("last_author") or (it["replies"] or [it])[-1]["author"]
@@ -98,7 +99,7 @@ def test_who_spoke_last_and_the_resolve_policy(agent) -> None:
     assert (last_word(items["PRRT_human"]), items["PRRT_human"]["viewer_replied"]) == ("octocat", True)
     # concise leaves false flags out; full says them
     assert last_word(items["PRRT_outdated"]) == "carol" and "viewer_replied" not in items["PRRT_outdated"]
-    full = {c.get("thread_id"): c for c in a.json("comments", "acme/widgets#7", "--detail", "full")["comments"]}
+    full = {item_thread(c): c for c in a.json("comments", "acme/widgets#7", "--detail", "full")["comments"]}
     assert (full["PRRT_outdated"]["last_author"], full["PRRT_outdated"]["viewer_replied"]) == ("carol", False)
 
     refused = a.cli("resolve", "acme/widgets#7", "--thread", "PRRT_outdated", "--json")
@@ -145,5 +146,5 @@ def test_unknown_bot_body_and_inline_comment_yield_low_confidence_findings(agent
     assert found[0]["suggestion"] == "defer conn.Release()" and "Connection leak" in found[0]["title"]
     whole = [c for c in out["comments"] if c.get("parse_notes")]
     assert whole and "low confidence" in whole[0]["parse_notes"][0]  # the body stays readable as a whole
-    item = next(c for c in out["comments"] if c.get("thread_id") == "PRRT_newbot")
+    item = next(c for c in out["comments"] if item_thread(c) == "PRRT_newbot")
     assert item["severity_level"] == "minor" and item["title"].startswith("The error string")

@@ -7,6 +7,7 @@ import json
 import shlex
 from typing import Any
 
+from pr_agent.tools.comments_budget import thread_id as item_thread
 from tests.e2e.test_mcp import mcp_session
 from tests.e2e.test_resolve import thread_of
 from tests.e2e.worlds import feedback_world
@@ -75,7 +76,7 @@ def test_detail_full_text_shows_its_extras(agent) -> None:
     full = a.cli("comments", "acme/widgets#7", "--detail", "full")
     assert concise.returncode == full.returncode and full.stdout != concise.stdout
     data = a.json("comments", "acme/widgets#7", "--detail", "full")
-    human = next(c for c in data["comments"] if c.get("thread_id") == "PRRT_human")
+    human = next(c for c in data["comments"] if item_thread(c) == "PRRT_human")
     assert f"  link: {human['html_url']}" in full.stdout
     hunk_line = "  │ " + human["diff_hunk"].splitlines()[-1][:160]
     assert hunk_line in full.stdout and hunk_line not in concise.stdout

@@ -12,6 +12,7 @@ import orjson
 import pytest
 
 from pr_agent.review.commands import RESOLVE_MUTATION
+from pr_agent.tools.comments_budget import thread_id as item_thread
 from tests.e2e.worlds import comment, pr, thread, world
 from tests.safety.hostile import PATHS, TEXTS, huge_body, nested_markdown, recorded, recording_stub
 
@@ -87,8 +88,8 @@ def test_monster_bodies(agent, body: str) -> None:
     a = agent(w)
     out = a.json("comments", "acme/widgets#7")
     # concise: a prefix of the body, flagged as cut (the context budget); full detail: the body exactly
-    item = next(c for c in out["comments"] if c.get("thread_id") == "PRRT_big")
+    item = next(c for c in out["comments"] if item_thread(c) == "PRRT_big")
     cut = item["body"].removesuffix("…")
     assert item["body_truncated"] is True and body.startswith(cut) and len(cut) < len(body)
     full = a.json("comments", "acme/widgets#7", "--detail", "full")
-    assert any(c.get("thread_id") == "PRRT_big" and c["body"] == body for c in full["comments"])
+    assert any(item_thread(c) == "PRRT_big" and c["body"] == body for c in full["comments"])

@@ -13,6 +13,7 @@ from typing import Any
 import orjson
 
 from pr_agent import paging
+from pr_agent.tools.comments_budget import thread_id as item_thread
 from tests.e2e.test_mcp import mcp_session
 from tests.e2e.worlds import big_world, comment, pr, thread
 
@@ -80,7 +81,7 @@ def test_a_snapshot_id_never_crosses_to_another_pr(agent) -> None:
     forged, forged_requests = got["forged"]
     assert not forged.is_error and forged_requests > 0  # PR 9's snapshot was not used: PR 10 was read
     items = forged.structured_content["comments"]
-    assert items and all(i["thread_id"].startswith("PRRT_ten") for i in items)
+    assert items and all(item_thread(i).startswith("PRRT_ten") for i in items)
     assert items == legit.structured_content["comments"] and forged.structured_content["from_snapshot"] is False
     filtered, filtered_requests = got["other_filters"]  # same PR, other filters: its own read, its own order
     assert not filtered.is_error and filtered_requests > 0 and filtered.structured_content["from_snapshot"] is False

@@ -7,6 +7,7 @@ import sys
 import unicodedata
 
 from pr_agent.textsafe import terminal_field, terminal_safe
+from pr_agent.tools.comments_budget import thread_id as item_thread
 from tests.e2e.worlds import comment, pr, thread, world
 
 INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u061c\u2028\u2029\U000e0001\U000e0049\U000e0067\U000e007f\u00ad"
@@ -36,7 +37,7 @@ def test_a_newline_in_a_path_and_invisible_text_never_reach_the_terminal(agent) 
     assert not any(ch in text.stdout + text.stderr for ch in INVISIBLE)
     assert not any(line.startswith("FORGED") for line in text.stdout.splitlines()), text.stdout
     data = a.json("comments", "acme/widgets#7")
-    item = next(c for c in data["comments"] if c.get("thread_id") == "PRRT_x")
+    item = next(c for c in data["comments"] if item_thread(c) == "PRRT_x")
     assert item["file_path"] == PATH and BODY in strings(item), item  # JSON: the exact text
 
 
