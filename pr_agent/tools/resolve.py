@@ -29,7 +29,8 @@ class ResolveReviewThreadInput(InputModel):
     pr: str | None = Field(None, description=PR_FIELD_DESCRIPTION, max_length=2048)
     thread_id: str | None = Field(
         None, pattern=f"^{_NODE_ID}$",
-        description="Review thread node id (PRRT_…), as in find_unresolved_comments' thread_id. "
+        description="Review thread node id (PRRT_…), as find_unresolved_comments gives it (an item's "
+        "action_commands.mcp_action.args.thread_id, or its thread_id). "
         "Omitted means comment_id identifies the thread.")
     comment_id: Annotated[int, Field(ge=1, le=2**63 - 1)] | Annotated[
         str, Field(pattern=rf"^(?:[0-9]{{1,20}}|{_NODE_ID})$")] | None = Field(
