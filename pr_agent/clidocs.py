@@ -75,12 +75,16 @@ OUTPUT_NOTES = """## Output: text, colour, `--json`, `--jq`
   `NO_COLOR` set to any non-empty value or `CLICOLOR=0`; always with `CLICOLOR_FORCE` set to anything but `0`
   (which, as in gh, wins over `NO_COLOR`). Piped or redirected output is plain.
 - **`--json`** prints the tool's structured output (the MCP `structuredContent`); every failure, usage errors
-  included, is then an `{"error": …}` envelope on stdout. It is indented where gh indents its own `--json`
-  (cli/cli `pkg/cmdutil/json_flags.go`: where colour would be on, so on a terminal or with `GH_FORCE_TTY`, not with
-  `NO_COLOR`, and with `CLICOLOR_FORCE` even in a pipe), compact otherwise. JSON is never coloured: it is data.
+  included, is then an `{"error": …}` envelope on stdout. Where colour is on (the rule above: a terminal or
+  `GH_FORCE_TTY`, not with `NO_COLOR`, and with `CLICOLOR_FORCE` even in a pipe) it is coloured and indented as gh
+  colours its own `--json` (cli/cli `pkg/cmdutil/json_flags.go`, `pkg/jsoncolor`): delimiters bold white, keys
+  bold blue, strings green, `true`/`false` yellow, `null` cyan, numbers plain; strip the escapes and it is the same
+  document (DEL, C1 controls and invisible characters in strings are written as `\\uXXXX` escapes there, the
+  same value). Piped or redirected it is plain, compact JSON.
 - **`-q/--jq EXPR`** is taken wherever `--json` is, implies it, and filters the output like gh's `--jq`: each
   result on its own line, a string raw, `null` as an empty line, an integral number without decimals and
-  another with two, arrays and objects as compact JSON (indented on a terminal or with `GH_FORCE_TTY`, as gh).
+  another with two, arrays and objects as JSON — indented on a terminal or with `GH_FORCE_TTY`, coloured where
+  colour is on (so compact and coloured with `CLICOLOR_FORCE` in a pipe), as gh; scalars are never coloured.
   An invalid expression, or one that fails on the output, is a usage error (`invalid_arguments`, field `--jq`,
   exit 2); an error envelope is never filtered (gh does not filter an error either). The exit code is the command's own.
   Why libjq: gh's jq is built into gh and reachable only through `gh api` and gh's own `--json` commands, so it

@@ -18,19 +18,19 @@ _jq: tuple[str, Any] | None = None  # (expression, compiled program) of this run
 def _print_json(data: Any, *, filtered: bool = True) -> None:
     """A command's JSON output on stdout; with --jq, what the expression makes of it (not for error envelopes:
     like gh, the filter never hides an error)."""
-    from pr_agent.iostreams import json_layout
+    from pr_agent.iostreams import color_json, json_layout
 
-    indent, terminal = json_layout()  # as gh: GH_FORCE_TTY counts as a terminal
+    coloured, terminal = json_layout()  # as gh: GH_FORCE_TTY counts as a terminal
     if _jq is not None and filtered:
         from pr_agent.jqfilter import apply
 
         try:
-            text = apply(_jq[1], _jq[0], data, terminal=terminal)
+            text = apply(_jq[1], _jq[0], data, terminal=terminal, color=coloured)
         except PrAgentError as err:
             fail(err, True)
         sys.stdout.buffer.write(text)
-    else:
-        sys.stdout.buffer.write(orjson.dumps(data, option=orjson.OPT_INDENT_2 if indent else 0) + b"\n")
+    else:  # as gh: coloured (and so indented) where colour is on, compact and plain otherwise
+        sys.stdout.buffer.write(color_json(data) if coloured else orjson.dumps(data) + b"\n")
     sys.stdout.flush()
 
 

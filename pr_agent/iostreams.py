@@ -12,12 +12,18 @@ Renderers ask :func:`colors` for the scheme and wrap text that is already made t
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Mapping
 from typing import TextIO
 
 RESET = "\x1b[0m"
 RED, GREEN, YELLOW, DIM, BOLD = "\x1b[31m", "\x1b[32m", "\x1b[33m", "\x1b[2m", "\x1b[1m"
+# gh's JSON colours (cli/cli pkg/jsoncolor): delimiters bold white, keys bold blue, strings green, true/false
+# yellow, null cyan, numbers as they are; each token reset with ESC[m
+JSON_DELIM, JSON_KEY, JSON_STRING, JSON_BOOL, JSON_NULL = (b"\x1b[1;37m", b"\x1b[1;34m", b"\x1b[32m", b"\x1b[33m",
+                                                           b"\x1b[36m")
+JSON_RESET = b"\x1b[m"
 
 
 def stdout_terminal(env: Mapping[str, str], stdout_is_tty: bool) -> bool:
@@ -34,10 +40,10 @@ def color_enabled(env: Mapping[str, str], stdout_is_tty: bool) -> bool:
 
 def json_layout(env: Mapping[str, str] | None = None, stdout: TextIO | None = None) -> tuple[bool, bool]:
     """How ``--json`` output is laid out, as gh's JSON exporter (cli/cli pkg/cmdutil/json_flags.go) decides it:
-    (indent the whole document, the ``--jq`` results are for a terminal). gh indents ``--json`` when colour is
-    enabled (a terminal or ``GH_FORCE_TTY``, unless ``NO_COLOR``/``CLICOLOR=0``; ``CLICOLOR_FORCE`` even in a
-    pipe) and ``--jq`` results when stdout is a terminal or ``GH_FORCE_TTY`` is set. Unlike gh, the JSON itself
-    is never coloured: it is data an agent parses."""
+    (colour it, stdout is a terminal). gh colours ``--json`` — and so indents it — when colour is enabled (a
+    terminal or ``GH_FORCE_TTY``, unless ``NO_COLOR``/``CLICOLOR=0``; ``CLICOLOR_FORCE`` even in a pipe); ``--jq``
+    colours its JSON results under the same rule and indents them when stdout is a terminal or ``GH_FORCE_TTY`` is
+    set. Piped, the JSON is plain and compact: data a script parses."""
     env = os.environ if env is None else env
     out = stdout or sys.stdout
     try:
@@ -45,6 +51,38 @@ def json_layout(env: Mapping[str, str] | None = None, stdout: TextIO | None = No
     except (AttributeError, ValueError):
         tty = False
     return color_enabled(env, tty), stdout_terminal(env, tty)
+
+
+# a JSON token of orjson's output: a string (a key when the colon follows at once), a literal or a delimiter;
+# numbers and layout whitespace are left as they are. A string is one token, so nothing inside it is matched.
+_JSON_TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"(:)?|true|false|null|[{}\[\],]')
+_FIXED = {b"true": JSON_BOOL + b"true" + JSON_RESET, b"false": JSON_BOOL + b"false" + JSON_RESET,
+          b"null": JSON_NULL + b"null" + JSON_RESET,
+          **{bytes([c]): JSON_DELIM + bytes([c]) + JSON_RESET for c in b"{}[],"}}
+
+
+def _json_token(m: re.Match[bytes]) -> bytes:
+    token = m[0]
+    fixed = _FIXED.get(token)
+    if fixed is not None:
+        return fixed
+    if m[1]:  # a key: the string, then its colon (the space after it is the layout's)
+        return JSON_KEY + token[:-1] + JSON_RESET + JSON_DELIM + b":" + JSON_RESET
+    return JSON_STRING + token + JSON_RESET
+
+
+def color_json(data: object, *, indent: bool = True) -> bytes:
+    """``data`` as gh writes JSON on a coloured terminal (cli/cli pkg/jsoncolor): indented by two spaces (compact
+    with ``indent=False``, gh's ``--jq`` in a coloured pipe), each token coloured, one newline at the end. Strip
+    the escapes and it is the same JSON document. Text from others cannot drive the terminal: control characters
+    are JSON escapes already, and DEL, C1 controls and invisible characters (pr_agent.textsafe) are written as
+    ``\\uXXXX`` escapes too — the same JSON value. One regular-expression pass: linear in the size."""
+    import orjson
+
+    from pr_agent.textsafe import json_visible
+
+    text = orjson.dumps(data, option=orjson.OPT_INDENT_2 if indent else 0)
+    return _JSON_TOKEN.sub(_json_token, json_visible(text)) + b"\n"
 
 
 class ColorScheme:

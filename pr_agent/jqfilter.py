@@ -5,7 +5,8 @@ wheels with libjq inside for Linux, macOS and Windows, so no ``jq`` program is n
 ``--jq`` is built in). gh itself cannot be used: its ``--jq`` exists only on ``gh api`` and the commands that
 fetch their own data. Output follows gh (pkg/jq): a string prints raw, null as an empty line, true/false as
 words, an integral number without decimals and any other number with two; arrays and objects as compact JSON
-(indented on a terminal or with GH_FORCE_TTY, where a raw string's control characters are escaped). An invalid
+(indented on a terminal or with GH_FORCE_TTY, where a raw string's control characters are escaped; coloured as
+gh colours JSON where colour is on — gh's go-gh jsonpretty — each result still ending its line). An invalid
 expression, or one that fails on this output, is a usage error (``invalid_arguments``, exit 2) naming ``--jq``.
 """
 
@@ -18,6 +19,7 @@ from typing import Any
 import orjson
 
 from pr_agent.errors import PrAgentError
+from pr_agent.iostreams import color_json
 from pr_agent.textsafe import terminal_safe
 
 _PREFIX = re.compile(r"^jq: error(?: \(at [^)]*\))?: ")
@@ -62,9 +64,11 @@ def scalar_text(value: Any) -> str | None:
     return None
 
 
-def apply(program: Any, expr: str, data: Any, *, terminal: bool = False) -> bytes:
+def apply(program: Any, expr: str, data: Any, *, terminal: bool = False, color: bool = False) -> bytes:
     """Every result of the program on `data`, one per line. On a terminal, JSON is indented and a raw string has
-    its control characters escaped (pr_agent.textsafe: text from others must not drive the terminal)."""
+    its control characters escaped (pr_agent.textsafe: text from others must not drive the terminal). With
+    ``color`` (gh's colour rule), an array or object is coloured as gh colours JSON (pr_agent.iostreams); a
+    scalar prints raw and plain, as in gh."""
     try:
         results = program.input_text(orjson.dumps(data).decode()).all()
     except ValueError as exc:
@@ -74,6 +78,8 @@ def apply(program: Any, expr: str, data: Any, *, terminal: bool = False) -> byte
         text = scalar_text(value)
         if text is not None:
             out.append((terminal_safe(text) if terminal else text).encode("utf-8", "backslashreplace"))
+        elif color:
+            out.append(color_json(value, indent=terminal)[:-1])
         else:
             out.append(orjson.dumps(value, option=orjson.OPT_INDENT_2 if terminal else 0))
     return b"".join(line + b"\n" for line in out)

@@ -32,6 +32,26 @@ def _escape(m: re.Match[str]) -> str:
     return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
+_JSON_UNSAFE = re.compile(f"[\\x7f-\\x9f{_INVISIBLE}]")
+
+
+def _json_escape(m: re.Match[str]) -> str:
+    code = ord(m[0])
+    if code > 0xFFFF:  # JSON spells a character outside the BMP as its UTF-16 surrogate pair
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
+
+
+def json_visible(encoded: bytes) -> bytes:
+    """UTF-8 JSON text with DEL, the C1 controls and the invisible characters above written as ``\\uXXXX``
+    escapes: the same JSON value, harmless on a terminal (outside strings JSON text is ASCII, so only string
+    contents change). C0 controls are escaped by every JSON encoder already."""
+    if encoded.isascii():
+        return encoded
+    return _JSON_UNSAFE.sub(_json_escape, encoded.decode()).encode()
+
+
 def terminal_safe(text: str) -> str:
     """Escape controls and invisible characters; keep newlines and tabs."""
     return _UNSAFE.sub(_escape, text)

@@ -87,7 +87,8 @@ def _blocks(body: str) -> list[tuple[bool, str]]:
             continue
         code.append(line)
         closing = line.strip()
-        if closing and set(closing) == {fence[0]} and len(closing) >= len(fence) and len(line) - len(line.lstrip(" ")) < 4:
+        indent = len(line) - len(line.lstrip(" "))
+        if closing and set(closing) == {fence[0]} and len(closing) >= len(fence) and indent < 4:
             out.append((True, "".join(code)))
             fence, code = None, []
     out += [(True, "".join(code))] if fence is not None else []

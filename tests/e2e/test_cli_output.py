@@ -1,12 +1,13 @@
 """What the CLI prints, as gh would. Colour as gh does it: on a terminal failed checks are red, pending yellow,
 passed green and secondary text dim; plain when piped; NO_COLOR (any non-empty value) and CLICOLOR=0 turn it off,
-CLICOLOR_FORCE (not "0") and GH_FORCE_TTY turn it on in a pipe. `--jq EXPR` filters the JSON output like gh's
---jq. `checks` runs through real gh against one fakehub for the module, its stdout a real pseudo-terminal where
-the terminal matters."""
+CLICOLOR_FORCE (not "0") and GH_FORCE_TTY turn it on in a pipe; `--json` is coloured under the same rule, as gh
+colours JSON. `--jq EXPR` filters the JSON output like gh's --jq. `checks` runs through real gh against one
+fakehub for the module, its stdout a real pseudo-terminal where the terminal matters."""
 
 from __future__ import annotations
 
 import os
+import re
 import select
 import subprocess
 import sys
@@ -24,6 +25,12 @@ from tests.e2e.conftest import Agent
 from tests.fakehub import FakeHub
 
 RED, GREEN, YELLOW, DIM, RESET = "\x1b[31m", "\x1b[32m", "\x1b[33m", "\x1b[2m", "\x1b[0m"
+# gh's JSON colours (cli/cli pkg/jsoncolor): delimiters, keys, strings; each token reset with ESC[m
+DELIM, KEY, STRING, SGR_RESET = "\x1b[1;37m", "\x1b[1;34m", "\x1b[32m", "\x1b[m"
+
+
+def uncoloured(text: str) -> str:
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)
 
 
 def colour_world() -> dict[str, Any]:
@@ -90,7 +97,7 @@ def test_checks_colour_on_a_terminal_and_plain_in_a_pipe(a: Agent) -> None:
     assert f"{RED}✗ CI / pytest: failure{RESET}" in forced.stdout, forced.stdout
     # the other variables (CLICOLOR=0, CLICOLOR_FORCE=0, GH_FORCE_TTY, an empty NO_COLOR): tests/unit/test_iostreams.py
 
-    as_json = a.cli(*args, "--json", env={**base, "CLICOLOR_FORCE": "1"})  # JSON is data: never coloured
+    as_json = a.cli(*args, "--json", env=base)  # piped JSON is data: plain
     assert "\x1b" not in as_json.stdout and as_json.stdout.startswith("{")
 
 
@@ -112,33 +119,48 @@ def test_jq_filters_a_tool_commands_output_like_gh(a: Agent) -> None:
     assert missing.returncode == 3 and orjson.loads(missing.stdout)["error"]["code"] == "pr_not_found"
 
 
-def test_json_is_indented_where_gh_indents_it(a: Agent) -> None:
-    """gh's JSON exporter (cli/cli pkg/cmdutil/json_flags.go): `--json` is indented when colour is on (a terminal,
-    or GH_FORCE_TTY; not with NO_COLOR; CLICOLOR_FORCE even in a pipe), `--jq` results when stdout is a terminal
-    or GH_FORCE_TTY is set. Our JSON is never coloured."""
+def test_json_is_coloured_and_indented_where_gh_colours_it(a: Agent) -> None:
+    """gh's JSON exporter (cli/cli pkg/cmdutil/json_flags.go): `--json` is coloured as gh's jsoncolor colours it,
+    and so indented, where colour is on (a terminal, or GH_FORCE_TTY; not with NO_COLOR; CLICOLOR_FORCE even in a
+    pipe), plain and compact otherwise; `--jq` colours its JSON results under the same rule and indents them when
+    stdout is a terminal or GH_FORCE_TTY is set."""
     args = ["checks", "acme/widgets#7", "--json"]
     base = {k: v for k, v in a.env().items() if k not in ("NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "GH_FORCE_TTY")}
     compact = a.cli(*args, env=base)
     assert compact.returncode == 1 and compact.stdout.startswith('{"') and compact.stdout.count("\n") == 1
+    assert "\x1b" not in compact.stdout
 
     def data(text: str) -> dict[str, Any]:
         return {k: v for k, v in orjson.loads(text).items() if k != "as_of"}  # the same answer, a later moment
 
     document = data(compact.stdout)
+    opening = f'{DELIM}{{{SGR_RESET}\n  {KEY}"'
     for env in ({**base, "GH_FORCE_TTY": "1"}, {**base, "GH_FORCE_TTY": "100%"}, {**base, "CLICOLOR_FORCE": "1"}):
         forced = a.cli(*args, env=env)
-        assert forced.stdout.startswith('{\n  "') and "\x1b" not in forced.stdout, (env, forced.stdout[:80])
-        assert data(forced.stdout) == document
+        assert forced.stdout.startswith(opening), (env, forced.stdout[:80])
+        assert uncoloured(forced.stdout).startswith('{\n  "') and data(uncoloured(forced.stdout)) == document
     code, tty = on_terminal(args, base, a.home)
-    assert code == 1 and tty.startswith('{\n  "') and data(tty) == document, tty[:80]
+    assert code == 1 and tty.startswith(opening) and data(uncoloured(tty)) == document, tty[:80]
+    assert f'{KEY}"status"{SGR_RESET}{DELIM}:{SGR_RESET} {STRING}"failed"{SGR_RESET}' in tty  # a key, a string value
     code, tty = on_terminal(args, {**base, "NO_COLOR": "1"}, a.home)  # as gh: no colour, no indentation
-    assert code == 1 and tty.startswith('{"') and data(tty) == document, tty[:80]
+    assert code == 1 and tty.startswith('{"') and "\x1b" not in tty and data(tty) == document, tty[:80]
     # an error envelope follows the same rule
     missing = a.cli("checks", "acme/widgets#404", "--json", env={**base, "GH_FORCE_TTY": "1"})
-    assert missing.returncode == 3 and missing.stdout.startswith('{\n  "error"'), missing.stdout[:80]
+    assert missing.returncode == 3 and missing.stdout.startswith(f'{DELIM}{{{SGR_RESET}\n  {KEY}"error"'), \
+        missing.stdout[:80]
+    assert orjson.loads(uncoloured(missing.stdout))["error"]["code"] == "pr_not_found"
 
     jq = ["checks", "acme/widgets#7", "--jq", ".checks[] | select(.bucket == \"pending\") | {name, bucket}"]
     assert a.cli(*jq, env=base).stdout == '{"name":"CI / e2e","bucket":"pending"}\n'
-    assert a.cli(*jq, env={**base, "GH_FORCE_TTY": "1"}).stdout == \
+    assert a.cli(*jq, env={**base, "GH_FORCE_TTY": "1", "NO_COLOR": "1"}).stdout == \
         '{\n  "name": "CI / e2e",\n  "bucket": "pending"\n}\n'
-    assert a.cli(*jq, env={**base, "CLICOLOR_FORCE": "1"}).stdout == '{"name":"CI / e2e","bucket":"pending"}\n'
+    pair = f'{KEY}"name"{SGR_RESET}{DELIM}:{SGR_RESET}'
+    assert a.cli(*jq, env={**base, "CLICOLOR_FORCE": "1"}).stdout == (  # coloured, compact: gh's --jq in a pipe
+        f'{DELIM}{{{SGR_RESET}{pair}{STRING}"CI / e2e"{SGR_RESET}{DELIM},{SGR_RESET}'
+        f'{KEY}"bucket"{SGR_RESET}{DELIM}:{SGR_RESET}{STRING}"pending"{SGR_RESET}{DELIM}}}{SGR_RESET}\n')
+    code, tty = on_terminal(jq, base, a.home)
+    assert tty == (f'{DELIM}{{{SGR_RESET}\n  {pair} {STRING}"CI / e2e"{SGR_RESET}{DELIM},{SGR_RESET}\n'
+                   f'  {KEY}"bucket"{SGR_RESET}{DELIM}:{SGR_RESET} {STRING}"pending"{SGR_RESET}\n'
+                   f'{DELIM}}}{SGR_RESET}\n'), tty
+    code, tty = on_terminal(["checks", "acme/widgets#7", "--jq", ".checks[0].name"], base, a.home)
+    assert tty == "CI / e2e\n"  # a string result prints raw and plain, as gh's

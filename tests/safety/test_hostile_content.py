@@ -61,7 +61,7 @@ def test_reply_and_resolve_commands_get_exactly_the_intended_argv(agent, tmp_pat
             expected.append(["api", "-X", "POST", path, "-F", "body=@-"])
         if cmds.get("resolve_command"):
             run_stubbed(cmds["resolve_command"], stubs, tmp_path)
-            expected.append(["api", "graphql", "-f", f"query={RESOLVE_MUTATION}", "-f", f"id={item['thread_id']}"])
+            expected.append(["api", "graphql", "-f", f"query={RESOLVE_MUTATION}", "-f", f"id={item_thread(item)}"])
     assert recorded(record) == expected
     assert not list(Path("/tmp").glob("pwned*"))
 
