@@ -143,7 +143,8 @@ class ActionCommands(OutputModel):
 
 class FeedbackItem(OutputModel):
     """One piece of open feedback. detail=concise leaves out flags that are false and counts that are 0 (absent
-    means false / 0) and what the answer's actions holds for every item."""
+    means false / 0), what the answer's actions holds for every item, and what the item already says elsewhere
+    (thread_id and can_resolve: true when mcp_action is there, source)."""
 
     id: int = Field(description="Numeric (REST) id of the comment, review or root comment of the thread.")
     node_id: str | None = Field(None, description="GraphQL node id of the same object; only with detail=full.")
