@@ -65,6 +65,7 @@ def thread_id(item: dict[str, Any]) -> str | None:
 
 # fenced code shows an HTML comment as text: such a block is left as written
 _FENCE_OPEN = re.compile(r" {0,3}(`{3,}|~{3,})")
+_QUOTED = re.compile(r"(?: {0,3}> ?)*")  # a fence inside a block quote is a fence too
 _TICKS = re.compile(r"`+")
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _BLANK_RUN = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
@@ -77,17 +78,19 @@ def _blocks(body: str) -> list[tuple[bool, str]]:
     fence: str | None = None
     code: list[str] = []
     for line in body.splitlines(keepends=True):
+        quote = _QUOTED.match(line)
+        inner = line[quote.end():] if quote else line
         if fence is None:
-            m = _FENCE_OPEN.match(line)
-            if m and not (m[1][0] == "`" and "`" in line[m.end():]):
+            m = _FENCE_OPEN.match(inner)
+            if m and not (m[1][0] == "`" and "`" in inner[m.end():]):
                 out.append((False, "".join(prose)))
                 prose, fence, code = [], m[1], [line]
             else:
                 prose.append(line)
             continue
         code.append(line)
-        closing = line.strip()
-        indent = len(line) - len(line.lstrip(" "))
+        closing = inner.strip()
+        indent = len(inner) - len(inner.lstrip(" "))
         if closing and set(closing) == {fence[0]} and len(closing) >= len(fence) and indent < 4:
             out.append((True, "".join(code)))
             fence, code = None, []
@@ -106,6 +109,9 @@ def _code_spans(text: str) -> list[tuple[int, int]]:
     spans, i = [], 0
     while i < len(runs):
         start, end = runs[i]
+        if start and text[start - 1] == "\\":  # an escaped backtick opens nothing
+            i += 1
+            continue
         same = by_len[end - start]
         j = bisect.bisect_right(same, i)
         if j < len(same):

@@ -148,6 +148,10 @@ def test_html_comments_that_github_shows_as_code_stay() -> None:
     assert visible_markdown(tilde_unclosed) == "a  b\n~~~\n<!-- in an unclosed fence -->"
     inline = "Write `<!-- note -->` or ``<!-- `x` -->``, not <!-- this -->."
     assert visible_markdown(inline) == "Write `<!-- note -->` or ``<!-- `x` -->``, not ."
+    quoted = "> ```\n> <!-- quoted code -->\n> ```\n<!-- gone -->"
+    assert visible_markdown(quoted) == "> ```\n> <!-- quoted code -->\n> ```"
+    escaped = "a \\` tick, then `<!-- code -->`"  # an escaped backtick opens no code span
+    assert visible_markdown(escaped) == escaped
     indented = "Example:\n\n    <!-- an indented code block -->\n"
     assert visible_markdown(indented) == indented
     unclosed = "text <!-- never closed"
