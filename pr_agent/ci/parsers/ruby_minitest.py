@@ -82,9 +82,9 @@ class MinitestParser(BaseParser):
     def _close(self) -> None:
         key, body = self.current, self.body
         self.current, self.body = None, []
-        if key is None:
+        d = self.end_block(key)
+        if d is None:
             return
-        self.release()
         msg: list[str] = []
         frame: tuple[str, int] | None = None
         for t in body:
@@ -97,11 +97,9 @@ class MinitestParser(BaseParser):
                 continue
             if t.strip():
                 msg.append(t)
-        d = self.drafts.get(key)
-        if d is not None:
-            d.message = d.message or trim_message(msg) or None
-            if d.file_path is None and frame is not None:
-                d.file_path, d.line_number = frame
+        d.message = d.message or trim_message(msg) or None
+        if d.file_path is None and frame is not None:
+            d.file_path, d.line_number = frame
 
     def finish(self) -> list[Draft]:
         self._close()
