@@ -11,7 +11,7 @@ that looks like an option stays a value. A name we cannot turn into a safe, exac
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from pr_agent.shellcmd import command
 
@@ -301,61 +301,8 @@ def reproduce_argv(runner: str, test_name: str, *, suite: str | None = None, fil
     name, suite, file_path = _clean(test_name), _clean(suite), _clean(file_path)
     if name is None:
         return None
-    if runner == "pytest":
-        return pytest_argv(name, file_path)
-    if runner == "unittest":
-        return unittest_argv(name)
-    if runner == "go":
-        return go_argv(name, suite)
-    if runner == "jest":
-        return jest_argv(name, suite, file_path)
-    if runner == "vitest":
-        return vitest_argv(name, suite, file_path)
-    if runner == "mocha":
-        return mocha_argv(name, file_path)
-    if runner == "cargo":
-        return cargo_argv(name, suite)
-    if runner == "nextest":
-        return nextest_argv(name)
-    if runner == "rspec":
-        return rspec_argv(name, file_path)
-    if runner == "phpunit":
-        return phpunit_argv(name)
-    if runner == "dotnet":
-        return dotnet_argv(name)
-    if runner == "gradle":
-        return gradle_argv(name, suite)
-    if runner == "maven":
-        return maven_argv(name, suite)
-    if runner == "junit":
-        return junit_argv(name, suite, file_path, runners)
-    if runner == "playwright":
-        return playwright_argv(name)
-    if runner == "exunit":
-        return exunit_argv(name, file_path)
-    if runner == "tap":
-        return tap_argv(name, suite, file_path)
-    if runner == "swift-testing":
-        return swift_testing_argv(name)
-    if runner == "dart":
-        return dart_argv(name, suite)
-    if runner == "minitest":
-        return minitest_argv(name, file_path)
-    if runner == "stestr":
-        return stestr_argv(name)
-    if runner == "ctest":
-        return ctest_argv(name)
-    if runner == "sbt":
-        return sbt_argv(name, suite, runners)
-    if runner == "kotest":
-        return kotest_argv(suite)
-    if runner == "ava":
-        return ava_argv(name, file_path)
-    if runner == "bun":
-        return bun_argv(name, suite, file_path)
-    if runner == "deno":
-        return deno_argv(name, file_path)
-    return None  # karma: no command line filter selects one spec (karma-jasmine's --grep needs `karma run`)
+    make = _ARGV.get(runner)
+    return make(name, suite, file_path, runners) if make is not None else None
 
 
 def reproduce_command(runner: str, test_name: str, *, suite: str | None = None, file_path: str | None = None,
@@ -363,3 +310,36 @@ def reproduce_command(runner: str, test_name: str, *, suite: str | None = None, 
     """The shell command that reruns one failed test locally, or None when no exact command exists."""
     argv = reproduce_argv(runner, test_name, suite=suite, file_path=file_path, runners=runners)
     return command(argv) if argv else None
+
+
+# runner -> argv from (test name, suite, file path, the job's runners), for the runners with an exact command.
+# Not karma: no command line filter selects one spec (karma-jasmine's --grep needs `karma run`).
+_ARGV: dict[str, Callable[[str, str | None, str | None, Iterable[str]], Argv | None]] = {
+    "pytest": lambda n, s, f, r: pytest_argv(n, f),
+    "unittest": lambda n, s, f, r: unittest_argv(n),
+    "go": lambda n, s, f, r: go_argv(n, s),
+    "jest": lambda n, s, f, r: jest_argv(n, s, f),
+    "vitest": lambda n, s, f, r: vitest_argv(n, s, f),
+    "mocha": lambda n, s, f, r: mocha_argv(n, f),
+    "cargo": lambda n, s, f, r: cargo_argv(n, s),
+    "nextest": lambda n, s, f, r: nextest_argv(n),
+    "rspec": lambda n, s, f, r: rspec_argv(n, f),
+    "phpunit": lambda n, s, f, r: phpunit_argv(n),
+    "dotnet": lambda n, s, f, r: dotnet_argv(n),
+    "gradle": lambda n, s, f, r: gradle_argv(n, s),
+    "maven": lambda n, s, f, r: maven_argv(n, s),
+    "junit": junit_argv,
+    "playwright": lambda n, s, f, r: playwright_argv(n),
+    "exunit": lambda n, s, f, r: exunit_argv(n, f),
+    "tap": lambda n, s, f, r: tap_argv(n, s, f),
+    "swift-testing": lambda n, s, f, r: swift_testing_argv(n),
+    "dart": lambda n, s, f, r: dart_argv(n, s),
+    "minitest": lambda n, s, f, r: minitest_argv(n, f),
+    "stestr": lambda n, s, f, r: stestr_argv(n),
+    "ctest": lambda n, s, f, r: ctest_argv(n),
+    "sbt": lambda n, s, f, r: sbt_argv(n, s, r),
+    "kotest": lambda n, s, f, r: kotest_argv(s),
+    "ava": lambda n, s, f, r: ava_argv(n, f),
+    "bun": lambda n, s, f, r: bun_argv(n, s, f),
+    "deno": lambda n, s, f, r: deno_argv(n, f),
+}

@@ -9,6 +9,7 @@ number of drafts, so memory never depends on the size of the log.
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -151,6 +152,20 @@ class BaseParser:
         if confidence and not d.confidence:
             d.confidence = confidence
         return d
+
+    def end_block(self, key: str | None) -> Draft | None:
+        """A captured block about the test ``key`` ended: capturing stops (when there was a block) and the
+        test's draft is returned (None: no block, or no draft for it)."""
+        if key is None:
+            return None
+        self.release()
+        return self.drafts.get(key)
+
+    def add_total(self, total: int, failed: int, line: str, other: str) -> None:
+        """Counts from a summary of ``total`` tests, ``failed`` of them failed, and ``N <other>`` (skipped,
+        pending) in ``line`` neither passed nor failed."""
+        m = re.search(r"(?<!\d)(\d+) " + re.escape(other), line)
+        self.add_counts(total - failed - (int(m.group(1)) if m else 0), failed)
 
     def add_counts(self, passed: int | None = None, failed: int | None = None) -> None:
         self.detect()

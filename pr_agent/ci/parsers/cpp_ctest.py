@@ -117,8 +117,7 @@ class CTestParser(BaseParser):
             return
         name, body = self.output
         self.output = None
-        self.release()
-        d = self.drafts.get(name)
+        d = self.end_block(name)
         text = trim_message(body[-MAX_MESSAGE_LINES:])
         if d is not None and text:
             d.message = f"{d.message}\n{text}" if d.message else text

@@ -81,10 +81,7 @@ class DartTestParser(BaseParser):
     def _close(self) -> None:
         key, body = self.current, self.body
         self.current, self.body = None, []
-        if key is None:
-            return
-        self.release()
-        d = self.drafts.get(key)
+        d = self.end_block(key)
         if d is None:
             return
         lines = [t for t in body if t.strip() and not t.strip().startswith(("To run this test again:",))]

@@ -17,6 +17,8 @@ import ast
 import threading
 import time
 from collections.abc import Callable, Iterable
+from functools import cache
+from types import CodeType, FunctionType
 
 from ...errors import PrAgentError
 from ..logs import decode_pieces
@@ -101,6 +103,16 @@ def _make_parsers(ctx: Context, hint: str | None) -> list[BaseParser]:
     return chosen
 
 
+@cache
+def _more_code(words: tuple[str, ...], attrs: tuple[str, ...]) -> CodeType:
+    """The code of ``lambda s: w1 in s or … or p0.a0 is not None or …`` (``p<i>``: globals bound per log)."""
+    busy: list[ast.expr] = [
+        ast.Compare(ast.Attribute(ast.Name(f"p{i}", ast.Load()), a, ast.Load()), [ast.IsNot()], [ast.Constant(None)])
+        for i, a in enumerate(attrs)
+    ]
+    return compile_lambda(["s"], any_of([contains_any(words), *busy])).__code__  # type: ignore[no-any-return]
+
+
 class _Feeder:
     """Hands clean lines to the parsers: the engine's per-line work, whichever way lines were cleaned."""
 
@@ -117,16 +129,10 @@ class _Feeder:
         self.words = tuple((w, p) for p in parsers for w in p.words)
         self.busy = tuple((p, a) for p in parsers for a in p.busy_when)
         # "Does a word or a busy parser add to ``by_char``?", compiled from syntax nodes: a chain of inline
-        # tests is several times cheaper than a loop over the tables.
-        busy: list[ast.expr] = [
-            ast.Compare(ast.Attribute(ast.Name(f"p{i}", ast.Load()), a, ast.Load()), [ast.IsNot()],
-                        [ast.Constant(None)])
-            for i, (_, a) in enumerate(self.busy)
-        ]
-        self.more: Callable[[str], bool] = compile_lambda(
-            ["s"], any_of([contains_any(w for w, _ in self.words), *busy]),
-            {f"p{i}": p for i, (p, _) in enumerate(self.busy)},
-        )
+        # tests is several times cheaper than a loop over the tables. Compiled once per set of parsers (it
+        # costs ~10 ms, as much as parsing half a megabyte); each log binds its own parsers to it.
+        code = _more_code(tuple(w for w, _ in self.words), tuple(a for _, a in self.busy))
+        self.more: Callable[[str], bool] = FunctionType(code, {f"p{i}": p for i, (p, _) in enumerate(self.busy)})
 
     def line(self, s: str, n: int) -> None:
         """Line ``n`` (1-based), clean."""

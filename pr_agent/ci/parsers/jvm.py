@@ -109,9 +109,7 @@ class GradleParser(_JvmParser):
         if "tests completed" in s:
             m = _GRADLE_COUNT_RE.search(s)
             if m:
-                total, failed = int(m.group(1)), int(m.group(2))
-                skipped = re.search(r"(?<!\d)(\d+) skipped", s)
-                self.add_counts(total - failed - (int(skipped.group(1)) if skipped else 0), failed)
+                self.add_total(int(m.group(1)), int(m.group(2)), s, "skipped")
         elif s.startswith("> Task :") and s.endswith(("test FAILED", "Test FAILED")):
             self.detect()
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .base import MAX_BLOCK_LINES, BaseParser, Draft, rel_path, trim_message
+from .base import MAX_BLOCK_LINES, MAX_FAILURES, BaseParser, Draft, rel_path, trim_message
 
 _GT_LOC_RE = re.compile(r"((?:[A-Za-z]:[\\/])?[^:(\s][^:(]*)(?::(\d+): Failure|\((\d+)\): error: (.*))$")
 _GT_FAILED_RE = re.compile(r"\[  FAILED  \] (\S+?)(?:, where \S.*)? \(\d+ ms\)$")
@@ -52,7 +52,9 @@ class GoogleTestParser(BaseParser):
         if s.startswith("[  FAILED  ]"):
             m = _GT_FAILED_RE.match(s)
             if m:
-                msg, path, ln = self.pending or (None, None, None)
+                # the ring is read once per new test at most (a bounded number of times per log)
+                new = m.group(1) not in self.drafts and len(self.drafts) < MAX_FAILURES
+                msg, path, ln = self.pending or (self._unlocated_message() if new else None, None, None)
                 self.pending = None
                 self.add(m.group(1), m.group(1), message=msg, file_path=path, line=ln)
                 return
@@ -72,6 +74,18 @@ class GoogleTestParser(BaseParser):
             self.loc = (rel_path(path), ln)
             self.body = [m2.group(4)] if m2.group(4) else []
             self.capture()
+
+    def _unlocated_message(self) -> str | None:
+        """A failure printed without a ``path:N: Failure`` line (``unknown file: Failure``, a gMock
+        expectation, a quote that starts at the message): the lines the test printed just before its
+        ``[  FAILED  ]`` line, back to the previous bracketed status line."""
+        before = list(self.ctx.ring)[-MAX_BLOCK_LINES - 1 : -1]
+        out: list[str] = []
+        for t in reversed(before):
+            if t.strip().startswith((*_GT_END, "##[")):
+                break
+            out.append(t)
+        return trim_message(out[::-1]) or None
 
     def _close_block(self) -> None:
         if self.loc is not None and self.pending is None:

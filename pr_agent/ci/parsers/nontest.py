@@ -68,8 +68,9 @@ _SNAPSHOT_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("format", re.compile(r"would reformat |Would reformat: |Oh no! |.*Code style issues found|"
                           r"\d+ files? would be reformatted|Diff in /")),
     ("lint", re.compile(r"\d+ files? inspected, \d+ offenses? detected")),
-    ("gate", re.compile(r"\s*(?:Package size limit has exceeded|Size limit has exceeded|.*coverage threshold for .* "
-                        r"not met|.*does not meet global threshold)")),
+    # (``\s*`` outside the ``.*`` branches: both before one ``.*`` read a run of spaces quadratically)
+    ("gate", re.compile(r"\s*(?:Package size limit has exceeded|Size limit has exceeded)|.*coverage threshold for .* "
+                        r"not met|.*does not meet global threshold")),
     ("script_error", re.compile(r"Traceback \(most recent call last\):|Node\.js v\d+|.*: command not found$|"
                                 r".*: line \d+: .+")),
     (
@@ -153,6 +154,12 @@ _OOM_RE = _any_of(
     "exit code 137",
     "signal: killed",
 )
+
+
+def _view(s: str) -> str:
+    """What the rules read of a line: all of it, or of a long one its first 384 and last 128 characters (what
+    says why a job failed is near an end of its line; and a rule reads a bounded line in bounded time)."""
+    return s if len(s) <= _CLASSIFY_CHARS else s[: _CLASSIFY_CHARS - 128] + "\n" + s[-128:]
 
 
 def classify(s: str) -> str | None:
@@ -289,9 +296,7 @@ class NonTestDetector:
                 self.npm_dep = True
             return
         t = s[9:] if s.startswith("##[error]") else s  # eslint's annotated "##[error]  1:1  error …"
-        if len(t) > _CLASSIFY_CHARS:  # what says why a job failed is near an end of its line
-            t = t[: _CLASSIFY_CHARS - 128] + "\n" + t[-128:]
-        kind = classify(t)
+        kind = classify(_view(t))
         if kind is not None and len(self.hits[kind]) < _MAX_HITS:
             self.hits[kind].append((self.ctx.lineno, s.strip()))
             if kind == "compile_error" and ("[build failed]" in s or "[setup failed]" in s):
@@ -331,7 +336,7 @@ class NonTestDetector:
             lines += [e for e in self.errors if e not in lines]
             return NonTestFailure(kind="unknown", summary=self.hints[0][0][:300], decisive_lines=lines[:_MAX_DECISIVE])
         if kind is None:
-            kind = next((k for k, rule in _SNAPSHOT_RULES if any(rule.match(t) for _, t in snapshot)), None)
+            kind = next((k for k, rule in _SNAPSHOT_RULES if any(rule.match(_view(t)) for _, t in snapshot)), None)
         tool: str | None = None
         if kind is None:
             if self.exit_code in (None, 0) and not self.errors:
@@ -348,7 +353,7 @@ class NonTestDetector:
             rules = [rule for k, rule in _SNAPSHOT_RULES if k == kind]
             merged = dict(hits)
             for n, t in snapshot:
-                if t.strip() and any(r.match(t) for r in rules):
+                if t.strip() and any(r.match(_view(t)) for r in rules):
                     merged.setdefault(n, t.strip())
             cause = ""
             for i, (n, t) in enumerate(snapshot):  # Gradle: the cause under "Execution failed for task"

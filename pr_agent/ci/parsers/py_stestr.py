@@ -77,7 +77,7 @@ class StestrParser(BaseParser):
             return
         if s.startswith("Captured ") and s.endswith(":"):
             self.expect_id = False  # another section of the same test (pythonlogging, stdout, traceback)
-        if self.current is not None and s and set(s) == {"-"} and not self.body:
+        if self.current is not None and not self.body and s and not s.strip("-"):
             return  # the rule under the id
         if not s and self.current is not None and self.body and self.body[-1] == "":
             self.expect_id = True  # two blank lines: the next id may follow

@@ -15,9 +15,17 @@ import re
 from .base import MAX_BLOCK_LINES, BaseParser, Draft, rel_path, split_location, trim_message
 
 _HEAD_RE = re.compile(r"(?:\d+\) )?(Failure|Error):$")
-_NAME_RE = re.compile(r"[A-Z][\w:]*#\S")
+# ``Klass#test…``; a spec's class is its ``describe`` text, whatever it holds (``minitest-rg#test_0002_fails``),
+# and its methods are Minitest's ``test_…``
+_NAME_RE = re.compile(r"[A-Z][\w:]*#\S|[^#\s][^#]*#test_\S")
 _TOTALS_RE = re.compile(r"(\d+) (?:runs|tests), \d+ assertions, (\d+) failures, (\d+) errors, (\d+) skips")
 _RERUN = "bin/rails test "
+
+
+def _is_test_file(path: str) -> bool:
+    """``x_test.rb`` (Rails, most gems) or ``test_x.rb`` (hoe, the Ruby stdlib)."""
+    base = path.rsplit("/", 1)[-1]
+    return base.endswith("_test.rb") or (base.startswith("test_") and base.endswith(".rb"))
 
 
 class MinitestParser(BaseParser):
@@ -82,9 +90,9 @@ class MinitestParser(BaseParser):
     def _close(self) -> None:
         key, body = self.current, self.body
         self.current, self.body = None, []
-        if key is None:
+        d = self.end_block(key)
+        if d is None:
             return
-        self.release()
         msg: list[str] = []
         frame: tuple[str, int] | None = None
         for t in body:
@@ -92,16 +100,14 @@ class MinitestParser(BaseParser):
                 break
             loc = split_location(t.strip().split(":in ", 1)[0]) if ":in " in t and t[:1].isspace() else None
             if loc is not None:  # a backtrace frame: the message is above it; the test's own frame locates it
-                if frame is None and loc[0].endswith("_test.rb"):
+                if frame is None and _is_test_file(loc[0]):
                     frame = (rel_path(loc[0]), loc[1])
                 continue
             if t.strip():
                 msg.append(t)
-        d = self.drafts.get(key)
-        if d is not None:
-            d.message = d.message or trim_message(msg) or None
-            if d.file_path is None and frame is not None:
-                d.file_path, d.line_number = frame
+        d.message = d.message or trim_message(msg) or None
+        if d.file_path is None and frame is not None:
+            d.file_path, d.line_number = frame
 
     def finish(self) -> list[Draft]:
         self._close()

@@ -65,9 +65,7 @@ class RspecParser(BaseParser):
         if "example" in s:
             m = _RSPEC_COUNT_RE.match(s)
             if m:
-                total, failed = int(m.group(1)), int(m.group(2))
-                pending = re.search(r"(?<!\d)(\d+) pending", s)
-                self.add_counts(total - failed - (int(pending.group(1)) if pending else 0), failed)
+                self.add_total(int(m.group(1)), int(m.group(2)), s, "pending")
                 self.mode = None
                 self.release()
 

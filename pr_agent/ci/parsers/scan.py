@@ -114,10 +114,19 @@ def _charset(chars: Iterable[str]) -> str:
 # may be neighbours in a word. A run is matched from an ESC after a pair's first character over at most
 # ``_RUN_MAX`` sequences (each sequence is then read at most ``_RUN_MAX`` times: linear), and a line with a
 # longer run of sequences is a candidate anyway (``_LONG_RUN_RE``, as rare in real logs as it is cheap).
+# A run is tried only from its first ESC: an ESC after the final byte of a sequence would read the rest
+# of the run again (a line of colour codes read eight times over: 6 MB/s). Which ESC follows a sequence
+# cannot be told in general (a final byte is also a letter), but two fixed-width cases can, and they are
+# the common ones: ``ESC [ X ESC`` (``ESC [ X`` is always a CSI sequence, so X is never text), and
+# ``d X ESC`` with d a digit or ";" and X a character that no word starts with (``_INNER``): X is then
+# inside a word, its neighbour in the clean line a character of the word (never a digit or ";") or the
+# end of a sequence (never a digit either), so a d before it means X ends a sequence (``ESC[0m``).
 _RUN_MAX = 8
+_INNER = _charset({p[0] for p in _PAIRS} - {p[0] for w in _WORDS for p in w.split(" ") if p})
 _ESC_RE = re.compile(
-    r"\x1b(?:\]|(?<=" + _charset(p[0] for p in _PAIRS) + r"\x1b)(?:\[[0-?]*[ -/]*[@-~]|[@-Z\\-_])(?:" + _SEQ
-    + "){0," + str(_RUN_MAX - 1) + "}(?=" + _charset(p[1] for p in _PAIRS) + "))"
+    r"\x1b(?:\]|(?<=" + _charset(p[0] for p in _PAIRS) + r"\x1b)(?<!\x1b\[" + _INNER + r"\x1b)(?<![0-9;]" + _INNER
+    + r"\x1b)(?:\[[0-?]*[ -/]*[@-~]|[@-Z\\-_])(?:" + _SEQ + "){0," + str(_RUN_MAX - 1) + "}(?="
+    + _charset(p[1] for p in _PAIRS) + "))"
 )
 _LONG_RUN_RE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|[@-Z\\-_])(?:" + _SEQ + "){" + str(_RUN_MAX - 1) + "}")
 
@@ -179,7 +188,10 @@ _BOM8 = _BOM.encode().decode("latin-1")
 _WORD_GATES = tuple((w, w[0] if w[0] in "FE<*" else "") for w in _WORDS)
 # ● ✕ × ✖ › and the BOM in UTF-8, each with a byte of it that plain text rarely has.
 _WIDE_GATES = tuple((w.encode().decode("latin-1"), w.encode().decode("latin-1")[-1]) for w in (*_WIDE, _BOM))
-_GH_TABS = 4000  # tabs per block checked one by one before one regex search does the rest
+# The same with every digit and every non-ASCII byte as "0" (``bytes.translate``, C speed): its literal
+# start "\t0000" is found without trying every tab, so a line of tabs costs no regex attempt per tab.
+_ZEROS = bytes.maketrans(bytes([*range(0x30, 0x3A), *range(0x80, 0x100)]), b"0" * 138)
+_GH_ZEROS_RE = re.compile(rb"\t0000(?:0{0,12})-0{2,8}-0{2,8}T0{2,8}:0{2,8}:")
 
 
 def _name(n: str) -> ast.Name:
@@ -226,15 +238,18 @@ def _finder(words: tuple[str, ...], wide: tuple[str, ...]) -> Callable[[list[str
     return compile_lambda(["lines"], ast.ListComp(_name("i"), [gen]))
 
 
-def _has_gh_prefix(text: str) -> bool:
-    i = text.find("\t")
-    for _ in range(_GH_TABS):
-        if i < 0:
-            return False
-        if _GH_RE.match(text, i):
+def _has_gh_prefix(block: bytes, text: str) -> bool:
+    """Whether a line of ``block`` (``text`` its latin-1 text) matches ``_GH_RE``: a tab followed by what
+    may be a timestamp (``_GH_ZEROS_RE``, a superset), the tab before it on its line, and ``_GH_RE`` there
+    (between the two tabs there is no tab and no line end: exactly ``_GH_RE``'s reading)."""
+    zeros = block.translate(_ZEROS)
+    rfind = zeros.rfind
+    for m in _GH_ZEROS_RE.finditer(zeros):
+        end = m.start()
+        tab = rfind(b"\t", rfind(b"\n", 0, end) + 1, end)
+        if tab >= 0 and _GH_RE.match(text, tab):
             return True
-        i = text.find("\t", i + 1)
-    return _GH_RE.search(text, i) is not None
+    return False
 
 
 def scan_block(block: bytes) -> tuple[list[str], list[int]] | None:
@@ -242,7 +257,7 @@ def scan_block(block: bytes) -> tuple[list[str], list[int]] | None:
     when the block must be cleaned line by line (it has a ``gh`` prefix). ``block`` is whole lines, each
     ending in ``\\n``; ``raw_line`` turns one of the lines back into text."""
     text = block.decode("latin-1")
-    if "\t" in text and _has_gh_prefix(text):
+    if "\t" in text and _has_gh_prefix(block, text):
         return None
     lines = text.split("\n")
     lines.pop()

@@ -117,8 +117,7 @@ class SwiftTestingParser(BaseParser):
             return
         key, msg = self.issue
         self.issue = None
-        self.release()
-        d = self.drafts.get(key)
+        d = self.end_block(key)
         if d is not None and not d.message and msg:
             d.message = trim_message(msg) or None
 

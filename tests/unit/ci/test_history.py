@@ -70,3 +70,23 @@ def test_which_base_run_reports_are_read() -> None:
     many = [{"id": 20 + k, "name": f"junit-{k}"} for k in range(7)]
     assert [a["id"] for a, _ in picks(many, one, ["unit"], first=(26,))] == [26, 20, 21, 22, 23]  # the bound
     assert picks(None, jobs, ["web"]) == [] and picks(arts, jobs, []) == []
+
+
+def test_a_base_run_report_named_otherwise_than_its_job() -> None:
+    from pr_agent.ci.base_reports import picks
+
+    jobs = {"Unit Tests (ubuntu-latest, 3.11)": {"id": 1, "conclusion": "failure"},
+            "E2E": {"id": 2, "conclusion": "failure"}, "lint": {"id": 3, "conclusion": "success"}}
+    wanted = ["Unit Tests (ubuntu-latest, 3.11)", "E2E"]
+    # the job's words in another case, order or separators, with more words around them: that job's
+    for name in ("unit-tests_ubuntu-latest_3.11", "Test Results (Unit Tests, 3.11, ubuntu-latest)",
+                 "junit-UNIT-TESTS-ubuntu-latest-3.11.xml"):
+        assert [j for _, j in picks([{"id": 1, "name": name}], jobs, wanted)] == [1], name
+    assert [j for _, j in picks([{"id": 2, "name": "report-e2e"}], jobs, wanted)] == [2]
+    # only some of the job's words ("3.11" but not "ubuntu-latest"), two failed jobs: nobody's, not read
+    assert picks([{"id": 4, "name": "test-results-unit-3.11"}], jobs, wanted) == []
+    # ... but the base run's only failed job owns it, whatever it is called
+    alone = {"Unit Tests (ubuntu-latest, 3.11)": {"id": 1, "conclusion": "failure"}, "lint": jobs["lint"]}
+    assert [j for _, j in picks([{"id": 4, "name": "test-results-unit-3.11"}], alone, wanted[:1])] == [1]
+    # a name that carries the passed job's words belongs to it, even where one job failed: not read
+    assert picks([{"id": 5, "name": "lint-report"}], alone, wanted[:1]) == []

@@ -152,3 +152,24 @@ def test_deno_uncaught_error_outside_any_test_is_the_module() -> None:
     parsed = parse_log(log)
     assert [(f.runner, f.test_name, f.file_path, f.error_message) for f in parsed.failures] == [
         ("deno", "./a_test.ts (uncaught error)", "a_test.ts", "error: (in promise) TypeError: boom")]
+
+
+def test_googletest_failure_without_a_location_line_keeps_what_the_test_printed() -> None:
+    log = ["[ RUN      ] A.First", "a_test.cc:3: Failure", "Expected: 1", "[  FAILED  ] A.First (1 ms)",
+           "[ RUN      ] A.Load", "unknown file: Failure", 'C++ exception with description "no plugin" thrown in the '
+           "test body.", "[  FAILED  ] A.Load (2 ms)", "[ RUN      ] A.Quiet", "[  FAILED  ] A.Quiet (0 ms)"]
+    got = {f.test_name: (f.error_message, f.file_path) for f in parse_log(log).failures}
+    assert got["A.First"] == ("Expected: 1", "a_test.cc")
+    assert got["A.Load"] == ('unknown file: Failure\nC++ exception with description "no plugin" thrown in the test '
+                             "body.", None)
+    assert got["A.Quiet"][0] is not None and "shows no assertion" in got["A.Quiet"][0]  # nothing printed: said so
+
+
+def test_minitest_spec_class_named_by_its_describe_text_and_a_test_x_rb_frame() -> None:
+    log = ["  1) Error:", "my gem: parser#test_0001_reads:", "RuntimeError: boom",
+           "    test/test_parser.rb:18:in `block (2 levels) in <top (required)>'", "",
+           "1 runs, 0 assertions, 0 failures, 1 errors, 0 skips"]
+    [f] = parse_log(log).failures
+    assert (f.test_name, f.file_path, f.line_number) == ("my gem: parser#test_0001_reads", "test/test_parser.rb", 18)
+    assert parse_log(["  1) Failure:", "not a test name:", "x", "1 runs, 1 assertions, 1 failures, 0 errors, 0 skips"]
+                     ).failures == []

@@ -143,3 +143,28 @@ def test_lines_that_hide_from_a_raw_scan(lines: list[str]) -> None:
     want = exact(data)
     assert parse_log(pieces(data, 3)) == want
     assert parse_log([data]) == want
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ti\x1b[[m\x1b[0med out after 5s",  # "ESC[[" is a CSI sequence: the "m" after it is text
+        "ti\x1b[0mm\x1b[0med out after 5s",  # a text "m" right after a sequence
+        "FA\x1b[0m\x1b[1;31mIL: test_x (a.B.test_x)",  # a run of two sequences inside a word
+        "--- FAI\x1b[1;2mL: TestX (0.00s)",  # a letter that no word starts with, before a code
+        "a\x1b[0m" * 30 + " FAI\x1b[0mL: TestX",  # after a long line of colour codes
+    ],
+)
+def test_a_word_split_by_codes_is_found_whatever_precedes_the_codes(line: str) -> None:
+    scanned = scan_block((line + "\n").encode())
+    assert scanned is not None and scanned[1] == [0]
+    assert prefiltered(clean(line, "")[0])
+
+
+def test_a_gh_prefix_is_found_however_many_tabs_come_before_it() -> None:
+    tabs = "\t" * 10_000 + "\n"
+    for prefix in ("job\tstep\t2026-11-30T10:00:00.1234567Z ", "j\t\ts\t٢٠٢٦-١١-٣٠T١٠:٠٠:٠٠Z "):
+        assert scan_block((tabs * 3 + prefix + "FAIL x\n").encode()) is None
+    # a tab and a timestamp-like text without a tab before it on its line, or with five-digit years
+    for line in ("\t2026-11-30T10:00:00Z x", "a\tb\t20260-11-30T10:00:00Z x", "a\tb\n\t2026-11-30T10:00:00Z"):
+        assert scan_block((tabs + line + "\n").encode()) is not None
