@@ -42,9 +42,11 @@ def _bare(annotation: Any) -> Any:
 def _option(tool: Tool, name: str, info: Any) -> click.Parameter:
     flag = tool.cli_options.get(name, "--" + name.replace("_", "-"))
     ann = _bare(info.annotation)
+    from pr_agent.surface import cli_prose
     from pr_agent.tooldef import STORED_PHRASE
 
     help_text = (info.description or "").replace(STORED_PHRASE + ",", STORED_PHRASE + " (gh pr-agent config),")
+    help_text = cli_prose(tool.name, help_text, list(tool.input_model.model_fields))
     if ann is bool:
         return click.Option([f"{flag}/--no-{flag[2:]}", name], default=None, help=help_text)
     if get_origin(ann) is list:
@@ -124,8 +126,11 @@ def tool_command(tool: Tool) -> click.Command:
 
         run_guarded(as_json, go)
 
+    from pr_agent.surface import cli_prose
+
     epilog = f"MCP tool: {tool.name}. {tool.exit_codes_help or EXIT_CODES_HELP}"
-    return JsonUsageCommand(tool.cli_name, params=params, callback=callback, help=tool.description,
+    description = cli_prose(tool.name, tool.description or "", list(tool.input_model.model_fields))
+    return JsonUsageCommand(tool.cli_name, params=params, callback=callback, help=description,
                          short_help=tool.cli_help, epilog=epilog, context_settings=CONTEXT_SETTINGS)
 
 

@@ -19,6 +19,7 @@ The API is :func:`set_face` / :func:`using` / :func:`current`, :func:`call` / :f
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -233,3 +234,41 @@ def _render(part: Any) -> str:
 
 def _json(value: Any) -> str:
     return orjson.dumps(value).decode()
+
+
+# ------------------------------------------------------------------------------------- help text on the CLI
+
+_VALUE = r"""(?:true|false|null|-?\d+(?:\.\d+)?|"[^"\n]*"|'[^'\n]*')"""
+
+
+def cli_prose(tool_name: str, prose: str, fields: Sequence[str]) -> str:
+    """A tool's description (written once, as MCP clients read it) as the CLI says it: our tools' MCP names
+    become ``gh pr-agent CMD``; ``field=value`` / ``field: value`` of ``tool_name``'s own arguments become the
+    flag as you type it (``--wait``, ``--no-wait``, ``--target main``); a bare snake_case argument name
+    becomes its flag (or its positional's metavar), and so does a one-word name after "as ". Names inside
+    dotted paths (``args.thread_id``) or after "its " (``its thread_id``: output fields) and any other word
+    stay as written."""
+    if not prose:
+        return prose
+    tools = {name: shape[0] for name, shape in cli_table.SHAPES.items()}
+    names = sorted(set(fields), key=len, reverse=True)
+    tool_alt = "|".join(re.escape(t) for t in sorted(tools, key=len, reverse=True))
+    field_alt = "|".join(re.escape(f) for f in names) or r"(?!x)x"
+    edge_l, edge_r = r"(?<![\w.\-])", r"(?![\w\-]|\.\w)"
+    pattern = re.compile(
+        rf"{edge_l}(?P<tool>{tool_alt}){edge_r}"
+        rf"|{edge_l}(?<!its )(?P<field>{field_alt})"
+        rf"(?:(?:=|: )(?P<value>{_VALUE})|=(?P<word>[A-Za-z][\w-]*))?{edge_r}")
+
+    def one(m: re.Match[str]) -> str:
+        if m.group("tool"):
+            return command(["gh", "pr-agent", tools[m.group("tool")]])
+        name, raw, word = m.group("field"), m.group("value"), m.group("word")
+        if raw is None and word is None:  # a bare name: snake_case, or named as an argument ("… as cursor")
+            named = "_" in name or prose[max(0, m.start() - 3):m.start()] == "as "
+            return _flag(tool_name, name) if named else m.group(0)
+        value: Any = word if word is not None else orjson.loads(raw) if not raw.startswith("'") else raw[1:-1]
+        with using("cli"):
+            return _render(_Arg(tool_name, name, value))
+
+    return pattern.sub(one, prose)

@@ -125,3 +125,50 @@ def test_previews_end_on_a_whole_word() -> None:
     assert cut.endswith("…") and len(cut) <= 40
     assert text.startswith(cut[:-1]) and text[len(cut) - 1] == " "  # the next character starts a new word
     assert one_line("x" * 50, 10) == "x" * 9 + "…"  # one long word: cut where it must
+
+
+# ------------------------------------------------------------------------------ tool descriptions on the CLI
+
+
+@pytest.mark.parametrize(("tool_name", "prose", "said"), [
+    ("get_failing_tests", "Use it with wait=true after pushing; not for readiness (use check_merge_readiness).",
+     "Use it with --wait after pushing; not for readiness (use gh pr-agent ready)."),
+    ("get_failing_tests", "wait=false answers at once; bail_on_first returns early; detail: \"full\" adds "
+     "excerpts.", "--no-wait answers at once; --bail-on-first returns early; --detail full adds excerpts."),
+    ("resolve_review_thread", "by thread_id (from find_unresolved_comments, its thread_id) or comment_id; "
+     "when_reviewer_spoke_last='resolve' forces it",
+     "by --thread (from gh pr-agent comments, its thread_id) or --comment; "
+     "--when-reviewer-spoke-last resolve forces it"),
+    ("manage_stacked_prs", "Move dependent_pr onto base_pr's branch; see args.dependent_pr and pass "
+     "nextCursor back as cursor.",
+     "Move DEPENDENT_PR onto BASE_PR's branch; see args.dependent_pr and pass nextCursor back as --cursor."),
+    ("rebase_after_squash_merge", "upstream_pr=12 or target_branch=main; a cursor is not an argument here, the "
+     "target branch stays a word.", "--upstream 12 or --target main; a cursor is not an argument here, the "
+     "target branch stays a word."),
+    ("detect_merge_conflicts", "Pass repo_path: \"a b\" for a clone; get_failing_tests_x and "
+     "my-detect_merge_conflicts are other words.",
+     "Pass --repo-path 'a b' for a clone; get_failing_tests_x and my-detect_merge_conflicts are other words."),
+])
+def test_descriptions_speak_the_cli(tool_name: str, prose: str, said: str) -> None:
+    fields = list(all_tools()[tool_name].input_model.model_fields)
+    assert surface.cli_prose(tool_name, prose, fields) == said
+
+
+@pytest.mark.parametrize("tool_name", sorted(all_tools()))
+def test_cli_help_names_no_mcp_tool_or_argument(tool_name: str) -> None:
+    import re
+
+    import click
+
+    t = all_tools()[tool_name]
+    cmd = tool_command(t)
+    page = cmd.get_help(click.Context(cmd, info_name="gh pr-agent " + t.cli_name))
+    body, _, epilog = page.partition(f"MCP tool: {tool_name}.")
+    assert epilog, "the epilog names the MCP tool once"
+    flat = " ".join(body.split())
+    for other in all_tools():
+        assert not re.search(rf"(?<![\w.\-]){re.escape(other)}(?![\w\-])", flat.replace("- ", "-")), other
+    for name in t.input_model.model_fields:
+        if "_" in name:  # a snake_case argument is never named as MCP spells it (an output's dotted path may)
+            assert not re.search(rf"(?<![\w.\-])(?<!its ){re.escape(name)}(?![\w\-]|\.\w)", flat), name
+        assert not re.search(rf"(?<![\w.\-]){re.escape(name)}[=:] ?\S", flat), name
