@@ -111,6 +111,8 @@ class McpPipes:
         server = build_server(tools, selection, self.inflight)
         self._in_r, self._in_w = os.pipe()
         self._out_r, self._out_w = os.pipe()
+        self._buf = b""
+        self.seen: list[dict[str, Any]] = []
 
         async def run(read_stream: Any, write_stream: Any) -> None:
             await server.run(read_stream, write_stream, server.create_initialization_options())
@@ -128,12 +130,26 @@ class McpPipes:
         for line in lines:
             os.write(self._in_w, line)
 
+    def _read(self) -> bool:
+        chunk = os.read(self._out_r, 1 << 16)
+        self._buf += chunk
+        *done, self._buf = self._buf.split(b"\n")
+        self.seen += [orjson.loads(line) for line in done if line.strip()]
+        return bool(chunk)
+
+    def reply(self, id_: int | str) -> dict[str, Any]:
+        """The server's answer to request ``id_`` (read from its stdout until it is there)."""
+        while True:
+            found = next((m for m in self.seen if m.get("id") == id_ and "method" not in m), None)
+            if found is not None:
+                return found
+            assert self._read(), f"the server closed its stdout without answering {id_!r}"
+
     def close(self, timeout: float = 60) -> list[dict[str, Any]]:
         """Close the server's stdin (the client's shutdown) and return every message it wrote, in order."""
         os.close(self._in_w)
-        chunks = []
-        while chunk := os.read(self._out_r, 1 << 16):
-            chunks.append(chunk)
+        while self._read():
+            pass
         self.thread.join(timeout)
         assert not self.thread.is_alive(), "the MCP server did not stop after stdin closed"
         os.close(self._out_r)
@@ -141,7 +157,7 @@ class McpPipes:
         from pr_agent import surface
 
         surface.set_face("cli")
-        return [orjson.loads(line) for line in b"".join(chunks).splitlines() if line.strip()]
+        return self.seen
 
 
 @pytest.fixture
