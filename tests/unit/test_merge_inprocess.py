@@ -1,0 +1,88 @@
+"""`ready` and `conflicts` through the CLI in this process (tests/unit/inproc.py) against fakehub through the real
+gh; `conflicts` in a real git clone (tests/e2e/gitrepos.py) whose checkout must stay exactly as it was."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.gitrepos import Repos, build, checkout_state, conflicts_world
+from tests.e2e.merge_worlds import checks_only_world, readiness_world
+from tests.fakehub import Fault
+
+POLL = {"GH_PR_AGENT_MERGEABLE_WAIT": "0.3"}
+
+
+def test_each_blocker_is_named_with_the_command_that_clears_it(inproc) -> None:
+    a = inproc(readiness_world())
+    verdicts, outs = {}, {}
+    for number in (1, 2, 6, 9, 12):
+        ran = a.cli("ready", f"acme/widgets#{number}", "--json", **POLL)
+        outs[number] = out = ran.json()
+        verdicts[number] = (out["verdict"], [b["code"] for b in out["blocking_issues"]], ran.code)
+    assert verdicts == {1: ("ready", [], 0), 2: ("draft", ["draft"], 1), 6: ("blocked", ["changes_requested"], 1),
+                        9: ("blocked", ["behind_base"], 1), 12: ("conflicts", ["merge_conflicts"], 1)}
+    assert outs[9]["next_action"]["command"] == "gh api --method PUT repos/acme/widgets/pulls/9/update-branch"
+    assert outs[1]["next_action"]["command"].startswith("gh pr merge 1 ")
+    assert outs[1]["branch_protection"]["required_checks"] == ["test"]
+
+
+def test_pending_and_unknown_are_their_own_exit_code(inproc) -> None:
+    a = inproc(readiness_world())
+    pending = a.cli("ready", "acme/widgets#3", "--json", **POLL)
+    assert pending.code == 8 and pending.json()["verdict"] == "pending"
+    unknown = a.cli("ready", "acme/widgets#11", "--json", **POLL)
+    assert unknown.code == 8 and unknown.json()["github"]["mergeable"] == "UNKNOWN"
+    assert unknown.json()["ready_to_merge"] is False
+
+
+def test_text_view_and_a_missing_pr(inproc) -> None:
+    a = inproc(readiness_world())
+    ran = a.cli("ready", "acme/widgets#6", **POLL)
+    assert ran.code == 1 and "BLOCKED" in ran.stdout and "gh pr-agent comments" in ran.stdout
+    missing = a.cli("ready", "acme/widgets#404", "--json", **POLL)
+    assert missing.code == 3 and missing.json()["error"]["code"] == "pr_not_found"
+
+
+def test_rules_refused_over_graphql_are_read_over_rest_with_the_same_verdict(inproc) -> None:
+    a = inproc(checks_only_world())
+    a.hub.add_fault(Fault(kind="graphql_field_refused", body={"field": "rules"}, match="graphql:PrMergeReadiness",
+                          times=None))
+    out = a.cli("ready", "acme/widgets#2", "--json", **POLL).json()
+    assert [b["code"] for b in out["blocking_issues"]] == ["required_check_failed"]
+    assert out["branch_protection"]["required_checks"] == ["test", "build"]
+
+
+@pytest.fixture(scope="module")
+def repos(tmp_path_factory: pytest.TempPathFactory) -> Repos:
+    return build(tmp_path_factory.mktemp("conflicts"))
+
+
+def test_conflicting_files_are_found_in_the_clone_without_touching_it(inproc, repos: Repos) -> None:
+    a = inproc(conflicts_world(repos, {25: "MERGEABLE"}))
+    before = checkout_state(repos.clone)
+    content = a.cli("conflicts", "acme/widgets#21", "--json", cwd=repos.clone, **POLL)
+    rename = a.cli("conflicts", "acme/widgets#22", "--json", cwd=repos.clone, **POLL)
+    clean = a.cli("conflicts", "acme/widgets#25", "--json", cwd=repos.clone, **POLL)
+    assert checkout_state(repos.clone) == before  # branch, HEAD, index, working tree, stash, refs, config
+    assert content.code == 1 and rename.code == 1 and clean.code == 0
+    [conflict] = content.json()["conflicts"]
+    assert (conflict["file_path"], conflict["conflict_type"]) == ("f.txt", "content")
+    assert conflict["base_content_preview"] == "BETA from main"
+    assert content.json()["local"]["head_sha"] == repos.heads[21]
+    assert content.json()["instructions"]["resolution_steps"][0].startswith("gh pr checkout 21 ")
+    [moved] = rename.json()["conflicts"]
+    assert (moved["file_path"], moved["renamed_from"]) == ("new_name.txt", "old_name.txt")
+    assert clean.json()["conflicts"] == [] and clean.json()["has_conflicts"] is False
+
+
+def test_outside_a_clone_github_says_whether_there_are_conflicts(inproc, repos: Repos, tmp_path: Path) -> None:
+    a = inproc(conflicts_world(repos, {25: "MERGEABLE"}))
+    elsewhere = tmp_path / "not-a-clone"
+    elsewhere.mkdir()
+    ran = a.cli("conflicts", "acme/widgets#23", "--json", cwd=elsewhere, **POLL)
+    out = ran.json()
+    assert ran.code == 1 and out["source"] != "local" and out["has_conflicts"] is True
+    text = a.cli("conflicts", "acme/widgets#21", cwd=repos.clone, **POLL)
+    assert text.code == 1 and "f.txt" in text.stdout
