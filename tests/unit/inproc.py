@@ -74,6 +74,10 @@ class InProc:
                     sys.stderr.flush()
                 return Ran(code, out.getvalue().decode(), err.getvalue().decode())
 
+    def env(self, **extra: str) -> dict[str, str]:
+        """The environment a pasted command runs in (gh talks to this hub)."""
+        return {**os.environ, **extra}
+
     def json(self, *args: str, **kw: Any) -> Any:
         ran = self.cli(*args, "--json", **kw)
         assert ran.code == 0, f"exit {ran.code}: {ran.stderr}"

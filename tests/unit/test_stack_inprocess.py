@@ -1,0 +1,52 @@
+"""`stack` and `rebase-after-squash` through the CLI in this process (tests/unit/inproc.py) against fakehub through
+the real gh, in real git clones (tests/e2e/stack_repos.py): the plan is pasted into bash as written and the branch
+ends up holding exactly its own commits on the new base."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.e2e.test_stack import OWN_D, assert_on_top, cmds, run_plan, squashed, stack_b_d
+
+
+def test_after_a_squash_merge_the_plan_rebases_onto_the_new_base_with_a_lease(inproc, tmp_path: Path) -> None:
+    repo = squashed(tmp_path, 3, delete=True)
+    old_b, old_d = repo.prs[11]["head_sha"], repo.prs[12]["head_sha"]
+    a = inproc(repo.scenario())
+    out = a.json("stack", "11", "12", cwd=repo.clone)
+    assert out["squash_merge"] and out["stack_info"]["relation"] == "retargeted"
+    assert out["rebase_strategy"]["recommended"] == "onto"
+    assert f"git rebase --onto refs/remotes/origin/main {old_b} feature-d" in cmds(out)
+    assert any(c.startswith(f"git push --force-with-lease=refs/heads/feature-d:{old_d} ") for c in cmds(out))
+    text = a.cli("stack", "11", "12", cwd=repo.clone)
+    assert text.code == 0 and "#11 feature-b" in text.stdout
+    run_plan(a, out["commands"], repo.clone)
+    assert_on_top(repo, "feature-d", "main", OWN_D, ["d.txt"])
+
+
+def test_rebase_after_squash_finds_the_upstream_from_the_current_branch(inproc, tmp_path: Path) -> None:
+    repo = squashed(tmp_path, 2, delete=False)
+    a = inproc(repo.scenario())
+    out = a.json("rebase-after-squash", cwd=repo.clone)  # no PR given: the checked-out feature-d's, #12
+    assert (out["pr"], out["upstream_pr"], out["target_branch"]) == ("acme/widgets#12", "acme/widgets#11", "main")
+    assert any("pulls/12 -f base=main" in c for c in cmds(out))  # GitHub kept the old base: retarget it
+    run_plan(a, out["commands"], repo.clone)
+    assert_on_top(repo, "feature-d", "main", OWN_D, ["d.txt"])
+    assert a.hub.world.pull_request("acme/widgets", 12)["base_ref"] == "main"
+
+
+def test_a_merge_commit_needs_only_a_regular_rebase_and_unrelated_prs_are_not_a_stack(inproc,
+                                                                                      tmp_path: Path) -> None:
+    repo = stack_b_d(tmp_path, 2)
+    repo.branch_commits("feature-x", "main", 1, "x.txt", "feature-x")
+    repo.open_pr(13, "feature-x", "main")
+    repo.user_clone("feature-d", checkout="main")
+    repo.merge_commit(11, delete=True)
+    repo.retarget(12, "main", was="feature-b")
+    a = inproc(repo.scenario())
+    out = a.json("stack", "11", "12", cwd=repo.clone)
+    assert out["merge_method"] == "merge" and out["rebase_strategy"]["recommended"] == "regular"
+    unrelated = a.json("stack", "acme/widgets#12", "acme/widgets#13")
+    assert unrelated["is_stacked"] is False and unrelated["stack_info"]["relation"] == "none"
+    lonely = a.cli("rebase-after-squash", "acme/widgets#13", cwd=repo.clone)  # stacked on nothing
+    assert lonely.code == 3 and "upstream_not_found" in lonely.stderr and "--upstream" in lonely.stderr
