@@ -139,3 +139,18 @@ def test_resolve_errors_are_typed_and_change_nothing(inproc) -> None:
     assert other.code == 3 and other.json()["error"]["code"] == "thread_not_in_pr"
     missing = a.cli("resolve", "acme/widgets#7", "--comment", "999999", "--json")
     assert missing.code == 3 and missing.json()["error"]["code"] == "comment_not_found"
+
+
+def test_waiting_for_ai_reviewers_ends_when_they_cover_the_head_or_cannot(inproc) -> None:
+    from tests.e2e.ci_worlds import FAST
+    from tests.e2e.review_worlds import coverage_wait_world
+
+    a = inproc(coverage_wait_world(done_at_poll=3))
+    out = a.json("comments", "acme/widgets#14", "--wait", **FAST)
+    assert out["wait_info"]["ended"] == "covered"
+    assert [(c["reviewer"], c["status"]) for c in out["ai_review_coverage"]] == [("coderabbitai", "reviewed_head")]
+    limited = a.json("comments", "acme/widgets#15", "--wait", **FAST)  # waiting never clears a rate limit
+    assert limited["wait_info"]["ended"] == "blocked" and limited["wait_info"]["polls"] == 1
+    ready = a.json("ready", "acme/widgets#15")
+    [warning] = [w for w in ready["warnings"] if w["code"] == "ai_review_not_current"]
+    assert warning["command"] == "gh pr-agent comments 'acme/widgets#15'" and "Re-trigger" in warning["action_required"]
