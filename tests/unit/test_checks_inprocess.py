@@ -6,7 +6,6 @@ from __future__ import annotations
 from tests.e2e.ci_worlds import (
     API,
     CART,
-    FAST,
     HEAD,
     NEW_HEAD,
     RATE,
@@ -20,6 +19,9 @@ from tests.e2e.ci_worlds import (
     waiting_world,
 )
 from tests.e2e.ci_worlds import failing_world as failing
+
+# polls 20 times a second, "no checks yet" waited out for 0.3 s: the timelines count polls, not seconds
+FAST = {"GH_PR_AGENT_POLL_INTERVAL": "0.05", "GH_PR_AGENT_NO_CHECKS_GRACE": "0.3"}
 
 
 def test_failures_come_from_the_job_logs_with_how_to_reproduce_them(inproc) -> None:

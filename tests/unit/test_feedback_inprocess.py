@@ -142,14 +142,15 @@ def test_resolve_errors_are_typed_and_change_nothing(inproc) -> None:
 
 
 def test_waiting_for_ai_reviewers_ends_when_they_cover_the_head_or_cannot(inproc) -> None:
-    from tests.e2e.ci_worlds import FAST
     from tests.e2e.review_worlds import coverage_wait_world
 
+    fast = {"GH_PR_AGENT_POLL_INTERVAL": "0.05"}
+
     a = inproc(coverage_wait_world(done_at_poll=3))
-    out = a.json("comments", "acme/widgets#14", "--wait", **FAST)
+    out = a.json("comments", "acme/widgets#14", "--wait", **fast)
     assert out["wait_info"]["ended"] == "covered"
     assert [(c["reviewer"], c["status"]) for c in out["ai_review_coverage"]] == [("coderabbitai", "reviewed_head")]
-    limited = a.json("comments", "acme/widgets#15", "--wait", **FAST)  # waiting never clears a rate limit
+    limited = a.json("comments", "acme/widgets#15", "--wait", **fast)  # waiting never clears a rate limit
     assert limited["wait_info"]["ended"] == "blocked" and limited["wait_info"]["polls"] == 1
     ready = a.json("ready", "acme/widgets#15")
     [warning] = [w for w in ready["warnings"] if w["code"] == "ai_review_not_current"]

@@ -11,7 +11,7 @@ from tests.e2e.gitrepos import Repos, build, checkout_state, conflicts_world
 from tests.e2e.merge_worlds import checks_only_world, readiness_world
 from tests.fakehub import Fault
 
-POLL = {"GH_PR_AGENT_MERGEABLE_WAIT": "0.3"}
+POLL = {"GH_PR_AGENT_MERGEABLE_WAIT": "0.1"}
 
 
 def test_each_blocker_is_named_with_the_command_that_clears_it(inproc) -> None:
