@@ -86,3 +86,41 @@ def test_outside_a_clone_github_says_whether_there_are_conflicts(inproc, repos: 
     assert ran.code == 1 and out["source"] != "local" and out["has_conflicts"] is True
     text = a.cli("conflicts", "acme/widgets#21", cwd=repos.clone, **POLL)
     assert text.code == 1 and "f.txt" in text.stdout
+
+
+def test_binary_and_deleted_files_get_previews_a_person_can_act_on(inproc, repos: Repos) -> None:
+    a = inproc(conflicts_world(repos, {}))
+    [binary] = a.cli("conflicts", "acme/widgets#24", "--json", cwd=repos.clone, **POLL).json()["conflicts"]
+    assert binary["conflict_type"] == "binary"
+    assert binary["base_content_preview"].startswith("(binary, 12 bytes")
+    assert "--ours" in binary["suggested_resolution"] and "--theirs" in binary["suggested_resolution"]
+    deleted = a.cli("conflicts", "acme/widgets#23", "--repo-path", str(repos.clone), "--json", **POLL).json()
+    [gone] = deleted["conflicts"]
+    assert (gone["conflict_type"], gone["deleted_in"]) == ("delete", "base")
+    assert gone["base_content_preview"] == "(deleted on 'base-23')"
+    assert "+please, with a change" in gone["head_content_preview"]
+
+
+def test_another_target_branch_and_refs_that_do_not_exist(inproc, repos: Repos, tmp_path: Path) -> None:
+    a = inproc(conflicts_world(repos, {}))
+    before = checkout_state(repos.clone)
+    other = a.cli("conflicts", "acme/widgets#21", "--target", "base-25", "--repo-path", str(repos.clone), "--json",
+                  cwd=tmp_path, **POLL)
+    assert other.code == 0 and other.json()["verdict"] == "clean"  # base-25 touched README.md only
+    no_branch = a.cli("conflicts", "acme/widgets#21", "--target", "no-such-branch", "--json", cwd=repos.clone,
+                      **POLL)
+    assert no_branch.code == 3 and no_branch.json()["error"]["details"]["value"] == "no-such-branch"
+    no_head = a.cli("conflicts", "acme/widgets#26", "--json", cwd=repos.clone, **POLL)  # no refs/pull/26 there
+    assert no_head.code == 3 and no_head.json()["error"]["code"] == "ref_not_found"
+    assert checkout_state(repos.clone) == before
+    unknown = a.cli("conflicts", "acme/widgets#26", "--json", cwd=tmp_path, **POLL)
+    assert unknown.code == 8 and unknown.json()["verdict"] == "unknown"  # never "no conflicts"
+
+
+def test_an_explicit_repo_path_must_be_a_clone_of_that_repository(inproc, repos: Repos, tmp_path: Path) -> None:
+    a = inproc(conflicts_world(repos, {}))
+    empty = a.cli("conflicts", "acme/widgets#21", "--repo-path", str(tmp_path), "--json", **POLL)
+    assert empty.code == 3 and empty.json()["error"]["code"] == "not_a_git_repository"
+    seed = a.cli("conflicts", "acme/widgets#21", "--repo-path", str(repos.origin.parent / "seed"), "--json", **POLL)
+    assert seed.code == 3 and seed.json()["error"]["code"] == "clone_mismatch"
+    assert "(git remote add upstream https://" in seed.json()["error"]["suggestion"]
