@@ -155,3 +155,39 @@ def test_waiting_for_ai_reviewers_ends_when_they_cover_the_head_or_cannot(inproc
     ready = a.json("ready", "acme/widgets#15")
     [warning] = [w for w in ready["warnings"] if w["code"] == "ai_review_not_current"]
     assert warning["command"] == "gh pr-agent comments 'acme/widgets#15'" and "Re-trigger" in warning["action_required"]
+
+
+def test_a_lost_answer_after_a_posted_reply_says_calling_again_is_safe(inproc) -> None:
+    from tests.fakehub import Fault
+
+    a = inproc(feedback_world())
+    a.hub.add_fault(Fault(match="graphql:ResolveThread", status=502, times=1))
+    lost = a.cli("resolve", "acme/widgets#7", "--thread", "PRRT_outdated", "--reply", "Fixed in abc123", "--json")
+    assert lost.code == 3 and "WAS posted" in lost.stderr  # a write is never retried blindly
+    details = lost.json()["error"]["details"]
+    assert details["maybe_applied"] is True and details["reply_posted"] is True
+    again = a.json("resolve", "acme/widgets#7", "--thread", "PRRT_outdated", "--reply", "Fixed in abc123")
+    assert again["replied"] is False and "not posted again" in again["message"]
+    assert [c["body"] for c in _thread(a.hub, "PRRT_outdated")["comments"]].count("Fixed in abc123") == 1
+
+
+def test_a_pending_review_blocks_a_reply_and_says_how_to_submit_or_discard_it(inproc) -> None:
+    world = feedback_world()
+    world["repositories"][0]["pull_requests"][0]["viewer_pending_review"] = True
+    a = inproc(world)
+    ran = a.cli("resolve", "acme/widgets#7", "--thread", "PRRT_human", "--reply", "x", "--json")
+    assert ran.code == 3
+    error = ran.json()["error"]
+    assert error["code"] == "pending_review_blocks_reply"
+    assert error["details"]["submit_command"].startswith("gh api graphql")
+    assert _thread(a.hub, "PRRT_human")["resolved"] is False and len(_thread(a.hub, "PRRT_human")["comments"]) == 3
+
+
+def test_a_comment_deep_in_a_long_thread_finds_its_thread(inproc) -> None:
+    a = inproc(big_world(n_threads=8, long_thread=105, resolved_every=100))
+    long_thread = _thread(a.hub, "PRRT_big0003")
+    deep = long_thread["comments"][102]
+    out = a.json("resolve", "acme/widgets#9", "--comment", str(deep["id"]), "--when-reviewer-spoke-last", "resolve")
+    assert out["thread_id"] == "PRRT_big0003" and out["last_speaker"]["author"] == long_thread["comments"][-1]["author"]
+    by_node = a.json("resolve", "acme/widgets#9", "--comment", long_thread["comments"][104]["node_id"])
+    assert by_node["thread_id"] == "PRRT_big0003" and by_node["alreadyResolved"] is True
