@@ -147,3 +147,23 @@ def test_a_host_nobody_chose_is_refused_before_gh_runs(inproc) -> None:
     assert not any("evil" in f"{r.path} {r.host}" for r in a.hub.requests)
     ran = a.cli("comments", "https://evil.example/acme/widgets/pull/7", "--json")
     assert ran.code != 0 and ran.json()["error"]["code"] == "untrusted_host"
+
+
+def test_no_network_says_gh_s_own_cause(inproc, monkeypatch: pytest.MonkeyPatch) -> None:
+    inproc(feedback_world())
+    for name in ("HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy"):
+        monkeypatch.setenv(name, "http://127.0.0.1:9")  # the discard port: nothing listens there
+    with pytest.raises(PrAgentError) as exc:
+        _gh(max_retries=0).rest("GET", "repos/acme/widgets")
+    assert exc.value.code == "network_error" and "127.0.0.1:9" in exc.value.message
+
+
+def test_not_logged_in_is_exit_4_with_the_login_command(inproc, monkeypatch: pytest.MonkeyPatch) -> None:
+    a = inproc(feedback_world())
+    monkeypatch.delenv("GH_TOKEN")
+    monkeypatch.delenv("GH_HOST")  # github.com, where gh has no login at all: gh itself says so
+    ran = a.cli("comments", "acme/widgets#7", "--json")
+    assert ran.code == 4
+    error = ran.json()["error"]
+    assert error["code"] == "gh_not_authenticated" and error["repair"] == {"command": "gh auth login"}
+    assert "gh auth login" in ran.stderr

@@ -50,3 +50,25 @@ def test_a_merge_commit_needs_only_a_regular_rebase_and_unrelated_prs_are_not_a_
     assert unrelated["is_stacked"] is False and unrelated["stack_info"]["relation"] == "none"
     lonely = a.cli("rebase-after-squash", "acme/widgets#13", cwd=repo.clone)  # stacked on nothing
     assert lonely.code == 3 and "upstream_not_found" in lonely.stderr and "--upstream" in lonely.stderr
+
+
+def test_rebase_after_squash_refuses_an_open_upstream_and_knows_a_done_rebase(inproc, tmp_path: Path) -> None:
+    repo = stack_b_d(tmp_path / "open", 1)
+    a = inproc(repo.scenario())
+    still_open = a.cli("rebase-after-squash", "acme/widgets#12", "--json")
+    assert still_open.code == 3
+    error = still_open.json()["error"]
+    assert error["code"] == "upstream_not_merged"
+    assert error["repair"]["command"] == "gh pr-agent stack 'acme/widgets#11' 'acme/widgets#12'"
+
+    done = squashed(tmp_path / "done", 2, delete=True)
+    done.checkout("feature-d")  # someone already ran the plan and pushed
+    done.a("rebase", "-q", "--onto", "main", done.prs[11]["head_sha"], "feature-d")
+    done.push("feature-d")
+    done.refresh_pr(12)
+    b = inproc(done.scenario())
+    out = b.json("rebase-after-squash", "12", cwd=done.clone)
+    assert out["commands"] == [] and out["action_required"] is False
+    assert out["warnings"][0].startswith("feature-d is already rebased")
+    text = b.cli("rebase-after-squash", "12", cwd=done.clone)
+    assert text.code == 0 and "warning: feature-d is already rebased" in text.stdout
