@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.gitrepos import Repos, build, checkout_state, conflicts_world
-from tests.e2e.merge_worlds import checks_only_world, readiness_world
+from tests.e2e.merge_worlds import checks_only_world, merge_methods_world, readiness_world
+from tests.e2e.review_worlds import code_owner_world
 from tests.fakehub import Fault
 
 POLL = {"GH_PR_AGENT_MERGEABLE_WAIT": "0.1"}
@@ -52,6 +53,35 @@ def test_rules_refused_over_graphql_are_read_over_rest_with_the_same_verdict(inp
     out = a.cli("ready", "acme/widgets#2", "--json", **POLL).json()
     assert [b["code"] for b in out["blocking_issues"]] == ["required_check_failed"]
     assert out["branch_protection"]["required_checks"] == ["test", "build"]
+
+
+def test_a_missing_code_owner_review_names_the_owners_and_their_files(inproc) -> None:
+    a = inproc(code_owner_world())
+    ran = a.cli("ready", "acme/widgets#21", "--json", **POLL)
+    assert ran.code == 1
+    out = ran.json()
+    [blocker] = out["blocking_issues"]
+    assert blocker["code"] == "code_owner_review_required"
+    assert out["branch_protection"]["code_owner_files"] == {
+        "alice": ["src/app.py"], "acme/core": ["src/app.py"], "acme/docs": ["README.md", "docs/guide/intro.md"]}
+    assert blocker["command"].endswith("--add-reviewer alice --add-reviewer acme/core --add-reviewer acme/docs")
+    assert a.json("ready", "acme/widgets#22", **POLL)["blocking_issues"] == []  # a member of the owning team
+
+
+def test_unreadable_rest_rules_keep_the_verdict_and_say_what_is_missing(inproc) -> None:
+    a = inproc(merge_methods_world(["rebase"]))
+    a.hub.add_fault(Fault(match=r"GET /repos/acme/widgets/rules/branches/", status=403, times=None,
+                          body={"message": "Resource not accessible by integration"}))
+    out = a.json("ready", "acme/widgets#1", **POLL)
+    assert out["verdict"] == "ready" and out["branch_protection"]["required_checks"] == ["test"]
+    assert any("merge methods" in n and "could not be read" in n for n in out["branch_protection"]["notes"])
+
+
+def test_an_admin_reads_classic_protection_too(inproc) -> None:
+    a = inproc(readiness_world(viewer_permission="ADMIN"))
+    classic = a.cli("ready", "acme/widgets#13", "--json", **POLL).json()["branch_protection"]
+    assert classic["classic_protection"] == "read" and classic["requires_up_to_date"] is True
+    assert a.json("ready", "acme/widgets#1", **POLL)["branch_protection"]["classic_protection"] == "none"
 
 
 @pytest.fixture(scope="module")
