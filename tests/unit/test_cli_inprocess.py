@@ -94,3 +94,18 @@ def test_without_a_pr_the_open_pr_of_the_current_branch_is_meant(inproc, tmp_pat
 def test_mcp_refuses_a_selection_that_serves_nothing_known(inproc, flags: tuple[str, ...]) -> None:
     ran = inproc(feedback_world()).cli("mcp", *flags)
     assert ran.code == 2 and ("unknown tool" in ran.stderr or "leaves no tool" in ran.stderr)
+
+
+def test_parse_review_text_names_each_finding_with_its_place_and_severity() -> None:
+    from click.testing import CliRunner
+
+    from pr_agent.cli import cli
+
+    root = Path(__file__).resolve().parents[2]
+    body = root / "fixtures/reviews/gemini/badged_findings.md"
+    result = CliRunner().invoke(cli, ["parse-review", str(body), "--author", "gemini-code-assist"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "bot: gemini; 2 item(s)"
+    assert lines[1].startswith("- [actionable/major] api/middleware/ratelimit.go:57: bucket.tokens is read")
+    assert lines[2].startswith("- [actionable/minor] config/limits.yaml:12-14: The burst size")
