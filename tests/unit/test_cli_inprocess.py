@@ -109,3 +109,33 @@ def test_parse_review_text_names_each_finding_with_its_place_and_severity() -> N
     assert lines[0] == "bot: gemini; 2 item(s)"
     assert lines[1].startswith("- [actionable/major] api/middleware/ratelimit.go:57: bucket.tokens is read")
     assert lines[2].startswith("- [actionable/minor] config/limits.yaml:12-14: The burst size")
+
+
+class _Terminal:
+    def __init__(self) -> None:
+        self.written = ""
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        self.written += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_progress_is_drawn_on_a_terminal_only_and_erased_at_the_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pr_agent.cli import TtyProgress
+
+    term = _Terminal()
+    monkeypatch.setattr("sys.stderr", term)
+    with TtyProgress() as progress:
+        assert progress.show is not None
+        progress.show(1, 3, "1 of 3 checks done \x1b[31mred\x1b[0m")
+    assert term.written.startswith("\r\x1b[2K1 of 3 checks done ") and term.written.endswith("\r\x1b[2K")
+    assert "\x1b[31m" not in term.written  # the message's own escapes stay escaped
+    monkeypatch.setattr("sys.stderr", __import__("io").StringIO())
+    with TtyProgress() as piped:
+        assert piped.show is None  # a pipe or a file gets no progress at all
