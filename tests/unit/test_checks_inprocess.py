@@ -118,3 +118,16 @@ def test_a_wait_that_times_out_keeps_the_last_state_and_how_to_wait_again(inproc
     assert error["repair"]["command"] == "gh pr-agent checks 'acme/widgets#7' --wait"
     now = inproc(pending_world()).cli("checks", "acme/widgets#7", "--json", **FAST)
     assert now.code == 8 and now.json()["status"] == "running"
+
+
+def test_more_than_a_page_of_checks_are_all_counted_and_a_missing_pr_is_typed(inproc) -> None:
+    from tests.e2e.ci_worlds import job, world
+
+    checks = [job(f"matrix ({i})", 800 + i, "SUCCESS") for i in range(110)] + [job("go test", 999)]
+    a = inproc(world(checks, {"runs": [{"check": "go test", "log": "fixtures/logs/go/plain_single.log"}]}))
+    ran = a.cli("checks", "acme/widgets#7", "--json", **FAST)
+    assert ran.code == 1
+    assert ran.json()["counts"] == {"failed": 1, "cancelled": 0, "pending": 0, "passed": 110}
+    assert [f["test_name"] for f in ran.json()["failures"]] == ["TestAdd"]
+    missing = a.cli("checks", "acme/widgets#404", "--json", **FAST)
+    assert missing.code == 3 and missing.json()["error"]["code"] == "pr_not_found"
