@@ -191,3 +191,19 @@ def test_a_comment_deep_in_a_long_thread_finds_its_thread(inproc) -> None:
     assert out["thread_id"] == "PRRT_big0003" and out["last_speaker"]["author"] == long_thread["comments"][-1]["author"]
     by_node = a.json("resolve", "acme/widgets#9", "--comment", long_thread["comments"][104]["node_id"])
     assert by_node["thread_id"] == "PRRT_big0003" and by_node["alreadyResolved"] is True
+
+
+def test_ai_review_bodies_become_findings_once_and_reposts_are_merged(inproc) -> None:
+    from tests.e2e.test_review_bodies import bodies_world
+
+    a = inproc(bodies_world())
+    out = a.json("comments", "acme/widgets#11", "--detail", "full")
+    findings = [c for c in out["comments"] if c.get("fingerprint") and c.get("source") == "review_body"]
+    assert len({c["fingerprint"] for c in findings}) == len(findings) > 0
+    assert [(c["author"], c["review_state"]) for c in out["comments"] if c["type"] == "review" and not c["is_bot"]] \
+        == [("alice", "CHANGES_REQUESTED")]  # a human review stays whole
+    assert out["summary"]["findings_already_in_threads"] == 1  # said once, by the inline thread
+    assert out["summary"]["reposted_findings_merged"] > 0
+    assert {c["seen_count"] for c in findings if c.get("first_seen_at") != c["created_at"]} == {2}
+    whole = a.json("comments", "acme/widgets#11", "--no-parse-review-bodies")
+    assert len([c for c in whole["comments"] if c["type"] == "review"]) == 6
