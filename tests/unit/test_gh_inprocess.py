@@ -167,3 +167,14 @@ def test_not_logged_in_is_exit_4_with_the_login_command(inproc, monkeypatch: pyt
     error = ran.json()["error"]
     assert error["code"] == "gh_not_authenticated" and error["repair"] == {"command": "gh auth login"}
     assert "gh auth login" in ran.stderr
+
+
+def test_a_cut_off_answer_to_a_read_is_retried_and_then_said(inproc) -> None:
+    a = inproc(feedback_world())
+    a.hub.add_fault(Fault(kind="truncated_json", match=r"GET /repos/acme/widgets$", times=1))
+    gh = _gh()
+    assert gh.rest("GET", "repos/acme/widgets").json()["name"] == "widgets" and gh.calls == 2
+    a.hub.add_fault(Fault(kind="truncated_json", match=r"GET /repos/acme/widgets$", times=None))
+    with pytest.raises(PrAgentError) as exc:
+        _gh(max_retries=1).rest("GET", "repos/acme/widgets")
+    assert exc.value.code == "unexpected_response" and exc.value.temporary
