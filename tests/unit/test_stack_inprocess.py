@@ -72,3 +72,17 @@ def test_rebase_after_squash_refuses_an_open_upstream_and_knows_a_done_rebase(in
     assert out["warnings"][0].startswith("feature-d is already rebased")
     text = b.cli("rebase-after-squash", "12", cwd=done.clone)
     assert text.code == 0 and "warning: feature-d is already rebased" in text.stdout
+
+
+def test_more_open_prs_than_one_page_give_the_same_plan_and_a_cut_listing_is_said(inproc, tmp_path: Path) -> None:
+    from tests.e2e.test_stack_prefetch import with_fillers
+
+    repo = stack_b_d(tmp_path, 1)
+    quick = inproc(repo.scenario()).json("stack", "acme/widgets#11", "acme/widgets#12")
+    a = inproc(with_fillers(repo.scenario(), 205, "feature-b", repo.tip("feature-b")))
+    out = a.json("stack", "acme/widgets#11", "acme/widgets#12")
+    assert cmds(out) == cmds(quick) and out["stack_info"]["chain"] == quick["stack_info"]["chain"]
+    assert out["warnings"] == ["Only the 200 oldest of the 206 open PRs based on 'feature-b' were read; PRs "
+                               "stacked there beyond them are not in this answer."]
+    missing = a.cli("stack", "acme/widgets#11", "acme/widgets#999", "--json")
+    assert missing.code == 3 and missing.json()["error"]["code"] == "pr_not_found"
