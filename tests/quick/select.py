@@ -3,9 +3,11 @@
 
 The full suite's lines are every ``pr_agent`` line any part executed. All of ``tests/unit`` is always in the
 subset; end-to-end items are added greedily, each time the one that adds the most not-yet-executed lines per
-second of its own run time, until the subset executes the target share of the full suite's lines, within a time
-budget for those items (``E2E_BUDGET_S``, seconds as measured under coverage): an item that no longer fits is
-skipped. Lines run
+second of its own run time, until they fill a time budget (``E2E_BUDGET_S``, seconds as measured under coverage;
+an item that no longer fits is skipped) or nothing left adds a line. The target share of the full suite's lines
+is a floor the subset must reach (``check`` fails below it), not where the choice stops: since tests/unit runs the
+CLI and the MCP server in-process against fakehub it reaches the target alone, and the budget buys the lines only
+our processes under the real gh execute. Lines run
 outside any test item (imports at collection) are counted as executed by the subset too: it imports the same
 modules.
 """
@@ -23,12 +25,11 @@ ROOT = Path(__file__).resolve().parents[2]
 STATE = ROOT / ".quick"
 SELECTION = Path(__file__).resolve().with_name("selection.json")
 UNIT = "tests/unit/"
-TARGET = 95.0  # percent of the full suite's executed lines
-MARGIN = 0.7  # chosen a little above the target, so small code changes do not drop it below
-# The end-to-end items' summed run time, as measured under coverage: the recorded 53 items measure 277 s so (on the
-# shared machine) and ran in ~68 s wall at 2 workers on the quiet one, so 120 s here is ~30 s of the quick run's
-# wall time, beside tests/unit's ~25 s. Items that do not fit are skipped.
-E2E_BUDGET_S = 120.0
+TARGET = 95.0  # the floor: percent of the full suite's executed lines the subset must execute
+# The end-to-end items' summed run time, as measured under coverage (on a loaded machine: about 2-3x a plain run on a
+# quiet one). tests/unit takes ~30 s wall at 2 workers on the quiet machine; 20 s here is a few seconds of wall
+# time beside it, so the quick run stays under a minute (tests/quick/README.md). Items that do not fit are skipped.
+E2E_BUDGET_S = 20.0
 STARTUP_S = 0.5  # every item's start-up, beyond its measured duration
 
 
@@ -75,9 +76,10 @@ def _unknown_s(durations: dict[str, float]) -> float:
 
 
 def choose(every: set[Line], by_item: dict[str, set[Line]], anywhere: set[Line], durations: dict[str, float],
-           target: float = TARGET + MARGIN, budget_s: float = E2E_BUDGET_S) -> tuple[list[str], float]:
+           target: float = 100.0, budget_s: float = E2E_BUDGET_S) -> tuple[list[str], float]:
     """The end-to-end items to add to tests/unit, and the share of ``every`` the subset then executes: greedily the
-    most new lines per second, until ``target`` percent, never past ``budget_s`` seconds of the items' own time
+    most new lines per second, until ``target`` percent (default: every line, so the budget decides), never past
+    ``budget_s`` seconds of the items' own time
     (an item that does not fit in what is left is skipped; the share may then stay below the target)."""
     unit = [i for i in by_item if i.startswith(UNIT)]
     have = covered(unit, by_item, anywhere)
