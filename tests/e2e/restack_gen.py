@@ -347,16 +347,24 @@ def remote_refs(g: Gen) -> dict[str, str]:
     return out
 
 
-def run(w: World) -> Analysis:
-    ctx = Context(git=Git(w.gen.clone), env={})
-    return analyze(ctx, Source(w), w.base, w.dep, Options(auto_fix=False))  # type: ignore[arg-type]
+def run(w: World, base: int = 11) -> Analysis:
+    """`stack BASE 12` in-process on the history's facts (no gh), in its clone (whose remotes are on
+    ``w.gen.host``), with the CLI's defaults (auto_fix: the fix loop's push is a step too). ``base`` 10 is the bottom
+    PR of a 3-4 level stack (`stack BOTTOM TOP` across the merged #11)."""
+    ctx = Context(git=Git(w.gen.clone), env={} if w.gen.host == "github.com" else {"GH_HOST": w.gen.host})
+    below = next(p for p in [w.base, *w.others] if p.number == base)
+    return analyze(ctx, Source(w), below, w.dep, Options(auto_fix=True))  # type: ignore[arg-type]
+
+
+def plan_commands(w: World, a: Analysis) -> list[tuple[str, bool]]:
+    """The in-process plan's git commands in order, each with whether it is #12's rebase (gh steps left out)."""
+    return [(s.command, s.command.startswith("git rebase ") and s.pr == str(w.dep.ref)) for s in a.steps
+            if s.type == "git" and not s.command.startswith("gh ")]
 
 
 def execute(w: World, a: Analysis, before: dict[str, str]) -> str:
     """Every git step of the in-process plan, verbatim (see execute_commands)."""
-    steps = [(s.command, s.command.startswith("git rebase ") and s.pr == str(w.dep.ref)) for s in a.steps
-             if s.type == "git" and not s.command.startswith("gh ")]
-    return execute_commands(w, steps, before)
+    return execute_commands(w, plan_commands(w, a), before)
 
 
 def execute_commands(w: World, steps: list[tuple[str, bool]], before: dict[str, str]) -> str:
