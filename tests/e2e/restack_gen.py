@@ -267,14 +267,17 @@ def build(root: Path, seed: int, host: str = "github.com") -> World:
         else:
             s.append(f"#11 {merge}-merged into {parent}, branch kept")
         new_base = f"refs/heads/{parent}"
-    if merge in ("squash", "rebase") and r.random() < 0.3:  # "Update branch": #12 merges its new base into itself
+    # "Update branch": #12 merges its new base into itself (after a squash or rebase merge: the branch below; while
+    # the rewritten #11 is open: feature-b, whose old commits #12 still carries)
+    update = parent if merge in ("squash", "rebase") else "feature-b" if merge == "open" and rewrite != "none" else ""
+    if update and r.random() < 0.3:
         g.w("checkout", "-q", "-B", "feature-d", own[-1])
-        merged_in = subprocess.run(["git", "merge", "-q", "--no-ff", "-m", f"Merge branch '{parent}' into "
-                                    "feature-d", parent], cwd=g.work, capture_output=True, env=g.env(), check=False)
+        merged_in = subprocess.run(["git", "merge", "-q", "--no-ff", "-m", f"Merge branch '{update}' into "
+                                    "feature-d", update], cwd=g.work, capture_output=True, env=g.env(), check=False)
         if merged_in.returncode == 0:  # GitHub's button only offers a clean update
             own.append(g.commit(f"d{nd + 1}", {f"d{nd + 1}.txt": "after the update\n"}))
             g.push_dep(own[-1])
-            s.append(f"#12 merged {parent} into itself, then one more commit")
+            s.append(f"#12 merged {update} into itself, then one more commit")
         else:
             g.w("merge", "--abort")
     dep_tip = g.tip(f"refs/heads/{dep_base}") if dep_base == parent else head_b
