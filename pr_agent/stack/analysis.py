@@ -49,6 +49,8 @@ def _analyze(ctx: Context, src: StackSource, base: Pull, dep: Pull, opts: Option
     # a fork PR's head branch is not a branch of this repository: nothing here can be based on it
     above = discovery.descendants(src, dep) if dep.is_open and not dep.cross_repo else []
     a = Analysis(base, dep, default, rel, dep.base_ref, clone, "", _roles(below, base, dep, above))
+    if rel != "none" and middle is None and base.is_open and dep.is_open and not moving_off:
+        _open_between(a, src)
     if rel == "none" or not dep.is_open:
         return _nothing(a, src, below, above)
     if base.is_open and base.cross_repo and not opts.onto_base:
@@ -119,6 +121,22 @@ def _analyze(ctx: Context, src: StackSource, base: Pull, dep: Pull, opts: Option
         a.reason += f" Then point #{dep.number} at {a.retarget_to} (its base is still {dep.base_ref})."
     a.visualization = discovery.visualize(default, below, base, dep, above, _notes(a, restacks))
     return a
+
+
+def _open_between(a: Analysis, src: StackSource) -> None:
+    """`stack BOTTOM TOP` while the PR between them is open: the answer is about BOTTOM only; say which PR TOP is
+    really built on and how to restack it there (a rewritten middle PR is not visible from BOTTOM)."""
+    base, dep = a.base, a.dependent
+    if not dep.base_ref or dep.base_ref in (base.head_ref, a.default_branch):
+        return
+    parent = next((p for p in src.by_head(dep.base_ref, detail=True) if p.is_open
+                   and p.number not in (base.number, dep.number)), None)
+    if parent is not None:
+        again = surface.call("manage_stacked_prs", {"base_pr": parent.ref.qualified, "dependent_pr": dep.ref.qualified})
+        a.warnings.append(surface.text(
+            f"#{dep.number} is based on #{parent.number} ({dep.base_ref}), which is open and between #{base.number} "
+            f"and #{dep.number}: this answer is about #{base.number} only. To restack #{dep.number} on "
+            f"#{parent.number} (after a force-push of it, say), call ", again, "."))
 
 
 def _nothing(a: Analysis, src: StackSource, below: list[Pull], above: list[tuple[Pull, Pull]]) -> Analysis:
