@@ -110,7 +110,9 @@ class FileConflict:
                 or self.renamed_from:
             return "rename"
         if "modify/delete" in kinds:
-            return "delete"
+            # a submodule deleted on one side and moved on the other: recorded with git update-index / git rm
+            # --cached, never by adding the path (a submodule that is not checked out cannot be added)
+            return "submodule" if any(st.mode == "160000" for st in self.stages) else "delete"
         if "distinct modes" in kinds:
             return "mode"
         if self.add_add:

@@ -269,6 +269,14 @@ def suggestion(fc: FileConflict, base: str) -> str:
     if kind == "add/add":
         return (f"Both {base} and the PR added this file independently: combine the two versions between the "
                 "markers; the add step records it.")
+    kept = fc.stage(3 if fc.deleted_in == "base" else 2)
+    if kind == "submodule" and fc.deleted_in and kept:  # git's modify/delete on a submodule
+        who, other = ("the PR", base) if fc.deleted_in == "base" else (base, "the PR")
+        keep = run("git", "update-index", "--cacheinfo", f"160000,{kept.oid},{fc.path}")
+        drop = run("git", "rm", "-q", "--cached", "--", fc.path)
+        return (f"{other} deleted the submodule {fc.path} but {who} moved it to commit {kept.oid[:12]}: keep it with "
+                f"{keep}, or confirm the deletion with {drop}. That records the choice in the index (the add step "
+                "leaves submodules alone: adding one that is not checked out fails).")
     if kind == "submodule":
         picks = [f"{run('git', 'update-index', '--cacheinfo', f'160000,{st.oid},{fc.path}')} keeps {who}'s commit "
                  f"{st.oid[:12]}" for who, st in (("the PR", fc.stage(3)), (base, fc.stage(2)))

@@ -39,10 +39,18 @@ def _analyze(ctx: Context, src: StackSource, base: Pull, dep: Pull, opts: Option
     if clone:
         clone.ensure([dep.head_oid, base.merge_commit, *discovery.base_versions(base)])
     rel = discovery.relation(base, dep, clone)
+    moving_off = base.is_open and bool(opts.onto_base) and opts.onto_base != base.head_ref
+    # `stack BOTTOM TOP` across a middle PR merged into BOTTOM's branch: TOP is stacked on BOTTOM through it, whether
+    # GitHub retargeted TOP (the middle's branch deleted) or not (its base is still the merged middle's branch)
+    middle = discovery.merged_between(src, base, dep) if base.is_open and dep.is_open and not moving_off else None
+    if rel == "none" and middle is not None:
+        rel = "history"
     below = discovery.ancestors(src, base, default)
     # a fork PR's head branch is not a branch of this repository: nothing here can be based on it
     above = discovery.descendants(src, dep) if dep.is_open and not dep.cross_repo else []
     a = Analysis(base, dep, default, rel, dep.base_ref, clone, "", _roles(below, base, dep, above))
+    if rel != "none" and middle is None and base.is_open and dep.is_open and not moving_off:
+        _open_between(a, src)
     if rel == "none" or not dep.is_open:
         return _nothing(a, src, below, above)
     if base.is_open and base.cross_repo and not opts.onto_base:
@@ -56,7 +64,6 @@ def _analyze(ctx: Context, src: StackSource, base: Pull, dep: Pull, opts: Option
     shell.check_name(target, "target branch")
     shell.check_name(dep.head_ref, f"head branch of #{dep.number}")
     a.target_branch = target
-    moving_off = base.is_open and target != base.head_ref
     tip = base.head_oid if base.is_open and not moving_off else src.branch_tip(target)
     if not tip:
         raise PrAgentError("ref_not_found", f"The branch {target!r} does not exist in {dep.ref.full_name}.",
@@ -66,10 +73,9 @@ def _analyze(ctx: Context, src: StackSource, base: Pull, dep: Pull, opts: Option
         clone.ensure([tip])
     a.tip = tip
     a.old = discovery.old_base(base, dep.head_oid, dep, clone, tip)
-    middle = discovery.carried_merged(src, dep) if base.is_open and not moving_off else None
-    if middle is not None and middle.base_ref == base.head_ref:
-        # a PR between the two was merged into base's branch (squash or rebase: new commits there) and dep was
-        # retargeted onto base: dep's own work starts after that PR's last head, not at base's old head
+    if middle is not None:
+        # a PR between the two was merged into base's branch (squash or rebase: new commits there): dep's own work
+        # starts after that PR's last head, not at base's old head
         if clone:
             clone.ensure([middle.merge_commit, *discovery.base_versions(middle)])
         carried = discovery.old_base(middle, dep.head_oid, dep, clone)
@@ -86,7 +92,7 @@ def _analyze(ctx: Context, src: StackSource, base: Pull, dep: Pull, opts: Option
     a.needs_rebase = _needs_rebase(a, clone, tip, moving_off)
     if not a.needs_rebase and not base.is_open:
         a.old = discovery.OldBase(None, "none")  # nothing of the base PR is left to skip
-    if dep.base_ref != target and (not base.is_open or moving_off):
+    if dep.base_ref != target and (not base.is_open or moving_off or middle is not None):
         a.retarget_to = target
     remote = clone.remote if clone else "origin"
     restacks: list[Restack] = []
@@ -115,6 +121,22 @@ def _analyze(ctx: Context, src: StackSource, base: Pull, dep: Pull, opts: Option
         a.reason += f" Then point #{dep.number} at {a.retarget_to} (its base is still {dep.base_ref})."
     a.visualization = discovery.visualize(default, below, base, dep, above, _notes(a, restacks))
     return a
+
+
+def _open_between(a: Analysis, src: StackSource) -> None:
+    """`stack BOTTOM TOP` while the PR between them is open: the answer is about BOTTOM only; say which PR TOP is
+    really built on and how to restack it there (a rewritten middle PR is not visible from BOTTOM)."""
+    base, dep = a.base, a.dependent
+    if not dep.base_ref or dep.base_ref in (base.head_ref, a.default_branch):
+        return
+    parent = next((p for p in src.by_head(dep.base_ref, detail=True) if p.is_open
+                   and p.number not in (base.number, dep.number)), None)
+    if parent is not None:
+        again = surface.call("manage_stacked_prs", {"base_pr": parent.ref.qualified, "dependent_pr": dep.ref.qualified})
+        a.warnings.append(surface.text(
+            f"#{dep.number} is based on #{parent.number} ({dep.base_ref}), which is open and between #{base.number} "
+            f"and #{dep.number}: this answer is about #{base.number} only. To restack #{dep.number} on "
+            f"#{parent.number} (after a force-push of it, say), call ", again, "."))
 
 
 def _nothing(a: Analysis, src: StackSource, below: list[Pull], above: list[tuple[Pull, Pull]]) -> Analysis:
@@ -149,7 +171,11 @@ def _needs_rebase(a: Analysis, clone: Clone | None, tip: str, moving_off: bool) 
     local = clone is not None and clone.has(dep.head_oid)
     if base.is_open and not moving_off:
         if local and clone and clone.has(tip):
-            return not clone.is_ancestor(tip, dep.head_oid)
+            # the base's tip is in (also after "Update branch"), but commits below the old base that the new base
+            # lacks (a rewritten base's old commits, a merged middle PR's originals) still have to go
+            old = a.old.oid
+            return not clone.is_ancestor(tip, dep.head_oid) or bool(
+                old and clone.has(old) and clone.is_ancestor(old, dep.head_oid) and not clone.is_ancestor(old, tip))
         return not (base.head_oid in dep.commit_oids or dep.fork_point == base.head_oid)
     if base.is_merged and base.merge_commit:
         if local and clone and clone.has(base.merge_commit):

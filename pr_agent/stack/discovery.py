@@ -326,6 +326,20 @@ def carried_merged(src: StackSource, dep: Pull) -> Pull | None:
     return None
 
 
+def merged_between(src: StackSource, base: Pull, dep: Pull) -> Pull | None:
+    """A PR between `base` and `dep` that was merged into `base`'s branch (the middle of a stack merged into the PR
+    below): the PR of `dep`'s base branch, kept after that merge, or a merged former base whose commits `dep` still
+    carries or that GitHub retargeted `dep` away from (onto `base`'s branch, when that PR's branch was deleted)."""
+    if dep.base_ref and dep.base_ref != base.head_ref:
+        for p in src.by_head(dep.base_ref, detail=True):
+            if p.number not in (dep.number, base.number) and p.is_merged and p.base_ref == base.head_ref:
+                return p
+    for found in (carried_merged(src, dep), retargeted_from_merged(src, dep)):
+        if found is not None and found.number != base.number and found.base_ref == base.head_ref:
+            return found
+    return None
+
+
 def retargeted_from_merged(src: StackSource, dep: Pull) -> Pull | None:
     """The merged PR GitHub retargeted the dependent away from: a ``BaseRefChangedEvent`` from that PR's head branch
     to the branch it merged into, at or after its merge (what GitHub records when a merged PR's branch is deleted).

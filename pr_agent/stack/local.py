@@ -35,6 +35,7 @@ class Clone:
         self.remote = remote
         self.toplevel = toplevel
         self.fetch_failed = False
+        self._present: set[str] = set()  # commits known to be here (objects never go away during one analysis)
 
     @classmethod
     def detect(cls, git: Git, repo: PRRef, env: Mapping[str, str]) -> Clone | None:
@@ -56,13 +57,18 @@ class Clone:
 
     def ensure(self, oids: Iterable[str | None]) -> list[str]:
         """Fetch the commits the clone lacks (by id, objects only); return the ones still missing."""
-        missing = sorted({o for o in oids if o and not self.git.has_commit(o)})
+        missing = sorted({o for o in oids if o and not self.has(o)})
         if missing and not self.git.fetch_objects(self.remote, missing):
             self.fetch_failed = True
-        return [o for o in missing if not self.git.has_commit(o)]
+        return [o for o in missing if not self.has(o)]
 
     def has(self, oid: str | None) -> bool:
-        return bool(oid) and self.git.has_commit(oid or "")
+        """Whether the clone has commit `oid` (a yes is remembered; a no is asked again: a fetch may bring it)."""
+        if not oid:
+            return False
+        if oid not in self._present and self.git.has_commit(oid):
+            self._present.add(oid)
+        return oid in self._present
 
     def is_ancestor(self, ancestor: str, descendant: str) -> bool | None:
         return self.git.is_ancestor(ancestor, descendant)

@@ -58,7 +58,8 @@ class StackInfo(OutputModel):
     matches: bool = Field(description="dependent_pr's base branch is base_pr's head branch.")
     relation: Literal["direct", "retargeted", "history", "none"] = Field(
         description="direct: its base is base_pr's branch; retargeted: it was, before its base changed (GitHub does "
-        "that when a merged base branch is deleted); history: its commits contain base_pr's head; none: not stacked.")
+        "that when a merged base branch is deleted); history: its commits contain base_pr's head, or it is built on a "
+        "PR that was merged into base_pr's branch; none: not stacked.")
     visualization: str = Field(description="The stack as an indented tree from the default branch up; for PRs not "
                                "stacked as given, each PR on its real base and a last line saying how they relate.")
     chain: list[StackEntry]

@@ -267,14 +267,17 @@ def build(root: Path, seed: int, host: str = "github.com") -> World:
         else:
             s.append(f"#11 {merge}-merged into {parent}, branch kept")
         new_base = f"refs/heads/{parent}"
-    if merge in ("squash", "rebase") and r.random() < 0.3:  # "Update branch": #12 merges its new base into itself
+    # "Update branch": #12 merges its new base into itself (after a squash or rebase merge: the branch below; while
+    # the rewritten #11 is open: feature-b, whose old commits #12 still carries)
+    update = parent if merge in ("squash", "rebase") else "feature-b" if merge == "open" and rewrite != "none" else ""
+    if update and r.random() < 0.3:
         g.w("checkout", "-q", "-B", "feature-d", own[-1])
-        merged_in = subprocess.run(["git", "merge", "-q", "--no-ff", "-m", f"Merge branch '{parent}' into "
-                                    "feature-d", parent], cwd=g.work, capture_output=True, env=g.env(), check=False)
+        merged_in = subprocess.run(["git", "merge", "-q", "--no-ff", "-m", f"Merge branch '{update}' into "
+                                    "feature-d", update], cwd=g.work, capture_output=True, env=g.env(), check=False)
         if merged_in.returncode == 0:  # GitHub's button only offers a clean update
             own.append(g.commit(f"d{nd + 1}", {f"d{nd + 1}.txt": "after the update\n"}))
             g.push_dep(own[-1])
-            s.append(f"#12 merged {parent} into itself, then one more commit")
+            s.append(f"#12 merged {update} into itself, then one more commit")
         else:
             g.w("merge", "--abort")
     dep_tip = g.tip(f"refs/heads/{dep_base}") if dep_base == parent else head_b
@@ -347,16 +350,24 @@ def remote_refs(g: Gen) -> dict[str, str]:
     return out
 
 
-def run(w: World) -> Analysis:
-    ctx = Context(git=Git(w.gen.clone), env={})
-    return analyze(ctx, Source(w), w.base, w.dep, Options(auto_fix=False))  # type: ignore[arg-type]
+def run(w: World, base: int = 11) -> Analysis:
+    """`stack BASE 12` in-process on the history's facts (no gh), in its clone (whose remotes are on
+    ``w.gen.host``), with the CLI's defaults (auto_fix: the fix loop's push is a step too). ``base`` 10 is the bottom
+    PR of a 3-4 level stack (`stack BOTTOM TOP` across the merged #11)."""
+    ctx = Context(git=Git(w.gen.clone), env={} if w.gen.host == "github.com" else {"GH_HOST": w.gen.host})
+    below = next(p for p in [w.base, *w.others] if p.number == base)
+    return analyze(ctx, Source(w), below, w.dep, Options(auto_fix=True))  # type: ignore[arg-type]
+
+
+def plan_commands(w: World, a: Analysis) -> list[tuple[str, bool]]:
+    """The in-process plan's git commands in order, each with whether it is #12's rebase (gh steps left out)."""
+    return [(s.command, s.command.startswith("git rebase ") and s.pr == str(w.dep.ref)) for s in a.steps
+            if s.type == "git" and not s.command.startswith("gh ")]
 
 
 def execute(w: World, a: Analysis, before: dict[str, str]) -> str:
     """Every git step of the in-process plan, verbatim (see execute_commands)."""
-    steps = [(s.command, s.command.startswith("git rebase ") and s.pr == str(w.dep.ref)) for s in a.steps
-             if s.type == "git" and not s.command.startswith("gh ")]
-    return execute_commands(w, steps, before)
+    return execute_commands(w, plan_commands(w, a), before)
 
 
 def execute_commands(w: World, steps: list[tuple[str, bool]], before: dict[str, str]) -> str:

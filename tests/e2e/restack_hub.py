@@ -21,7 +21,7 @@ from typing import Any
 import orjson
 
 from tests.e2e.conftest import Agent
-from tests.e2e.restack_gen import START, Gen, World, execute_commands
+from tests.e2e.restack_gen import START, Gen, World, execute_commands, judge, plan_commands, remote_refs, run
 from tests.fakehub import FakeHub
 from tests.fakehub.world import World as HubWorld
 
@@ -108,8 +108,12 @@ class SharedHub:
 
 
 def args_for(w: World) -> list[str]:
-    """The CLI call: ``rebase-after-squash 12`` (the tool finds the upstream) for a merged base when ``seed // 2`` is
-    odd (half of the CI's even seeds, half of all seeds), else ``stack 11 12``."""
+    """The CLI call for the history. #11 merged into #10's branch (the middle of 3-4 levels merged into the PR below):
+    by ``seed % 3`` ``stack 11 12``, ``stack 10 12`` (BOTTOM TOP, across the merged middle) or ``rebase-after-squash
+    12`` (the tool finds the upstream). #11 merged into main: ``rebase-after-squash 12`` when ``seed // 2`` is odd,
+    else ``stack 11 12``. #11 open: ``stack 11 12``."""
+    if w.base.is_merged and w.base.base_ref == "feature-a":
+        return [["stack", "11", "12"], ["stack", "10", "12"], ["rebase-after-squash", "12"]][w.gen.seed % 3]
     if w.base.is_merged and (w.gen.seed // 2) % 2:
         return ["rebase-after-squash", "12"]
     return ["stack", "11", "12"]
@@ -151,6 +155,27 @@ def ai_should_decide(out: dict[str, Any]) -> bool:
 def run_plan(w: World, out: dict[str, Any], before: dict[str, str]) -> str:
     """The plan's git commands verbatim in the clone (see restack_gen.execute_commands)."""
     return execute_commands(w, commands(out), before)
+
+
+def check(hub: SharedHub, w: World) -> str:
+    """One history end to end: the CLI through gh and fakehub in the clone; for `stack` the same tool in-process on
+    the same facts (no gh) must give the same git commands (an ambiguous boundary: ``ai_should_decide`` with its
+    candidates); the plan run verbatim; the oracle's verdict on the remotes. Returns "ran", or "conflict" when the
+    rebase stopped where #12's own commits alone conflict too (checked by run_plan)."""
+    before = remote_refs(w.gen)
+    args = args_for(w)
+    out = run_cli(hub.load(w), w)
+    assert not hub.problems(), f"seed {w.gen.seed}: fakehub: {hub.problems()}"
+    if args[0] == "stack":
+        a = run(w, int(args[1]))
+        if a.old.how == "ambiguous":
+            assert a.strategy.ai_should_decide and a.old.candidates, a.old
+        assert plan_commands(w, a) == commands(out), (
+            f"seed {w.gen.seed} ({'; '.join(w.story)}): {' '.join(args)}: in-process and through gh differ")
+    outcome = run_plan(w, out, before) if wants_rebase(out) else "ran"
+    if outcome != "conflict":
+        judge(w, before)
+    return outcome
 
 
 if __name__ == "__main__":  # pragma: no cover - a quick look: print one seed's scenario

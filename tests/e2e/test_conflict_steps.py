@@ -1,7 +1,7 @@
 """detect_merge_conflicts' resolution steps, executed as written for every conflict type git reports (issue 12
 point 8): content, add/add, rename/rename, rename/delete, delete/modify (both ways), distinct types (mode),
 binary, file/directory (both ways, and with git's side-copy name already taken), symlink and submodule (not
-checked out).
+checked out: moved on both sides, and deleted on one side while moved on the other, each way).
 
 One shared git world (a bare origin with ``refs/pull/N/head`` and a user clone); per type: the tool runs in the
 clone through real gh and fakehub, then every step runs verbatim in bash — `gh pr checkout` through real gh, the
@@ -37,7 +37,7 @@ BASE: list[Op] = [("write", "f.txt", "alpha\nbeta\ngamma\n"), ("write", "ren.txt
                   ("write", "md.txt", "one\ntwo\n"), ("write", "ty.txt", "a plain file\n"),
                   ("write", "logo.bin", "\x00\x01base"), ("link", "link", "target-0"), ("write", "README.md", "x\n"),
                   ("write", "fx~HEAD", "a file named like git's side copy\n"),
-                  ("gitlink", "sub", SUB[1])]
+                  ("gitlink", "sub", SUB[1]), ("gitlink", "subd", SUB[1]), ("gitlink", "subm", SUB[1])]
 # number: (type, ops on the base branch, ops on the PR's head)
 CASES: dict[int, tuple[str, list[Op], list[Op]]] = {
     41: ("content", [("write", "f.txt", "alpha\nBETA\ngamma\n")], [("write", "f.txt", "alpha\nbeta (PR)\ngamma\n")]),
@@ -55,15 +55,19 @@ CASES: dict[int, tuple[str, list[Op], list[Op]]] = {
     52: ("file/directory, side name taken", [("write", "fx/inner.txt", "a directory on base\n")],
          [("write", "fx", "a file (PR)\n")]),
     53: ("submodule", [("gitlink", "sub", SUB[2])], [("gitlink", "sub", SUB[3])]),
+    # git reports these as modify/delete: a submodule, recorded by update-index / rm --cached (never by git add)
+    54: ("submodule deleted in base", [("rm", "subd")], [("gitlink", "subd", SUB[3])]),
+    55: ("submodule deleted in the PR", [("gitlink", "subm", SUB[2])], [("rm", "subm")]),
 }
 ALL = 60  # one PR that conflicts with its base in every way above (one tool run, one merge: cheap)
 # number -> the path its conflict is reported under (a side copy as path~LABEL)
 KEY = {41: "f.txt", 42: "new.txt", 43: "ren.txt", 44: "rd_new.txt", 45: "dm.txt", 46: "md.txt", 47: "ty.txt",
-       48: "logo.bin", 49: "fd", 50: "df", 51: "link", 52: "fx", 53: "sub"}
+       48: "logo.bin", 49: "fd", 50: "df", 51: "link", 52: "fx", 53: "sub", 54: "subd", 55: "subm"}
 EXPECTED_TYPE = {"content": "content", "add/add": "add/add", "rename/rename": "rename", "rename/delete": "rename",
                  "delete/modify": "delete", "modify/delete": "delete", "mode": "mode", "binary": "binary",
                  "file/directory": "file/directory", "directory/file": "file/directory", "symlink": "symlink",
-                 "file/directory, side name taken": "file/directory", "submodule": "submodule"}
+                 "file/directory, side name taken": "file/directory", "submodule": "submodule",
+                 "submodule deleted in base": "submodule", "submodule deleted in the PR": "submodule"}
 
 
 def _apply(root: Path, ops: list[Op]) -> None:
@@ -189,6 +193,14 @@ def _resolve(kind: str, f: dict[str, Any], clone: Path, env: dict[str, str]) -> 
         assert f["paths"] == ["sub"] and SUB[3] in f["suggested_resolution"], f
         run_snippet(f"git update-index --cacheinfo 160000,{SUB[3]},sub")  # keep the PR's commit
         return lambda tree: _assert_tree(tree, present=["sub"], mode=("sub", "160000"), oid=("sub", SUB[3]))
+    if kind == "submodule deleted in base":
+        assert f["deleted_in"] == "base" and f["git_conflicts"] == ["modify/delete"], f
+        run_snippet(f"git update-index --cacheinfo 160000,{SUB[3]},subd")  # keep the PR's commit
+        return lambda tree: _assert_tree(tree, present=["subd"], mode=("subd", "160000"), oid=("subd", SUB[3]))
+    if kind == "submodule deleted in the PR":
+        assert f["deleted_in"] == "head" and SUB[2] in f["suggested_resolution"], f
+        run_snippet("git rm -q --cached -- subm")  # confirm the PR's deletion
+        return lambda tree: _assert_tree(tree, absent=["subm"])
     if kind == "symlink":
         assert os.readlink(clone / "link") == "target-pr"
         run_snippet("git checkout --theirs ")

@@ -14,7 +14,7 @@ from tests.e2e.stack_repos import StackRepo
 from tests.e2e.test_stack import assert_on_top, run_plan
 
 
-def _three(tmp: Path) -> StackRepo:
+def _three(tmp: Path, deleted: bool = True) -> StackRepo:
     repo = StackRepo(tmp / "repo")
     repo.branch_commits("feature-a", "main", 2, "a.txt", "feature-a")
     repo.branch_commits("feature-b", "feature-a", 2, "b.txt", "feature-b")
@@ -23,9 +23,10 @@ def _three(tmp: Path) -> StackRepo:
     repo.open_pr(22, "feature-b", "feature-a")
     repo.open_pr(23, "feature-c", "feature-b")
     repo.user_clone("feature-c", checkout="main")
-    repo.squash_merge(22, into="feature-a", delete=True)
+    repo.squash_merge(22, into="feature-a", delete=deleted)
     repo.refresh_pr(21)  # the squash commit is #21's new head
-    repo.retarget(23, "feature-a", was="feature-b")
+    if deleted:
+        repo.retarget(23, "feature-a", was="feature-b")
     return repo
 
 
@@ -42,6 +43,26 @@ def test_middle_squash_merged_into_the_bottom_branch(agent, tmp_path: Path, args
     assert rebase in [c["command"] for c in out["commands"]], out["commands"]
     run_plan(a, out["commands"], repo.clone)
     assert_on_top(repo, "feature-c", "feature-a", ["feature-c: step 1", "feature-c: step 2"], ["c.txt"])
+
+
+@pytest.mark.parametrize("args", [["stack", "21", "23"], ["rebase-after-squash", "23"]],
+                         ids=["stack-bottom-top", "rebase-after-squash-top"])
+def test_middle_squash_merged_into_the_bottom_branch_kept(agent, tmp_path: Path, args: list[str]) -> None:
+    """The middle's branch kept after its squash merge: #23's base is still feature-b (no retarget). `stack 21 23`
+    goes through the merged #22 (once: not stacked, no plan; seeds 1, 4, 28, 49, 85, 97, 139 of the generator) and
+    moves #23 onto feature-a, then points it there."""
+    repo = _three(tmp_path, deleted=False)
+    old_b = repo.prs[22]["head_sha"]
+    a = agent(repo.scenario())
+    out = a.json(*args, cwd=repo.clone)
+    strat = out.get("rebase_strategy") or out["strategy"]
+    assert strat["recommended"] == "onto", strat
+    commands = [c["command"] for c in out["commands"]]
+    assert f"git rebase --onto refs/remotes/origin/feature-a {old_b} feature-c" in commands, commands
+    assert any("pulls/23" in c and "base=feature-a" in c for c in commands), commands  # the retarget
+    run_plan(a, out["commands"], repo.clone)
+    assert_on_top(repo, "feature-c", "feature-a", ["feature-c: step 1", "feature-c: step 2"], ["c.txt"])
+    assert a.hub.world.pull_request("acme/widgets", 23)["base_ref"] == "feature-a"
 
 
 @pytest.mark.parametrize("deleted", [False, True], ids=["branch-kept", "branch-deleted-retargeted"])

@@ -91,3 +91,29 @@ def test_without_a_clone_a_rewritten_base_is_left_to_the_agent(agent, tmp_path: 
     assert cands[2].endswith("replays 2 commit(s): d1; d2.")
     b2 = repo.prs[12]["commits"][1]
     assert f"git rebase --onto refs/remotes/origin/feature-b {b2} feature-d" in cands[2]
+
+
+def test_in_a_clone_merge_bases_off_one_line_are_left_to_the_agent(agent, tmp_path: Path) -> None:
+    """#12 branched off #11's first version, then merged #11's rewritten version (rebased onto a newer main) into
+    itself ("Update branch"), then #11 was squash-merged. #12's merge-bases with the two versions of #11 (old b2,
+    new b3) are not in one line of history: even the clone cannot pin where #12's own work starts, so the answer
+    says so (ai_should_decide, risk high) and lists each candidate with its rebase command and what it replays."""
+    repo = _world(tmp_path, 2, [1, 2, 3], True)
+    old_b2 = repo.prs[12]["commits"][1]
+    repo.checkout("feature-d")
+    repo.a("merge", "-q", "--no-ff", "-m", "Update branch", "refs/heads/feature-b")
+    repo.commit("d3", {"d3.txt": "d3\n"})
+    repo.push("feature-d")
+    repo.refresh_pr(12)
+    new_head = repo.prs[11]["head_sha"]
+    repo.squash_merge(11, delete=False)
+    repo.user_clone("feature-d", checkout="main")
+    a = agent(repo.scenario())
+    out = a.json("stack", "11", "12", cwd=repo.clone)
+    strat = out["rebase_strategy"]
+    assert strat["ai_should_decide"] is True and out["summary"]["risk_level"] == "high", strat
+    cands = [c for c in strat["considerations"] if c.startswith("Candidate upstream")]
+    for point in (old_b2, new_head):
+        line = next(c for c in cands if f"git rebase --onto refs/remotes/origin/main {point} feature-d" in c)
+        assert "d1; d2" in line and "d3" in line, line  # every candidate keeps #12's own commits
+    assert out["last_upstream_commit"] in (old_b2, new_head)

@@ -48,6 +48,19 @@ def test_recorded_output_groups_into_files_with_types() -> None:
     assert {s.path for s in mode.stages} == {"m.sh", "m.sh~main"} and mode.stage(2).mode == "100755"
 
 
+def test_a_submodule_deleted_on_one_side_and_moved_on_the_other_is_a_submodule_conflict() -> None:
+    """git reports it as modify/delete (recorded from git 2.39: `sub` deleted on main, moved by the PR); the steps
+    must record the choice with update-index / rm --cached, so it is typed submodule, with the side that deleted."""
+    sub1, sub3 = "1" * 40, "3" * 40
+    out = "\0".join([TREE, f"160000 {sub1} 1\tsub", f"160000 {sub3} 3\tsub", "",
+                     "1", "sub", "CONFLICT (modify/delete)",
+                     "CONFLICT (modify/delete): sub deleted in main and modified in feat.  Version feat of sub left "
+                     "in tree.\n", ""])
+    [f] = group_conflicts(parse_merge_tree(out, 1))
+    assert (f.path, f.conflict_type, f.deleted_in, f.kinds) == ("sub", "submodule", "base", ["modify/delete"])
+    assert f.stage(3).oid == sub3
+
+
 def test_clean_and_failed_runs() -> None:
     clean = parse_merge_tree(TREE + "\0", 0)
     assert clean.clean and group_conflicts(clean) == []

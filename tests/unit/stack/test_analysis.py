@@ -360,3 +360,19 @@ def test_an_open_base_pr_from_a_fork_is_refused_not_mistaken_for_a_branch_here(t
     with pytest.raises(PrAgentError) as err:
         run(tmp_path, base, dep)
     assert err.value.code == "invalid_arguments" and err.value.details["reason"] == "open PR from a fork"
+
+
+def test_stack_bottom_top_with_the_middle_pr_open_says_the_answer_is_about_the_bottom_only(tmp_path: Path) -> None:
+    """`stack 10 12` while #11 (between them) is open: #12 contains #10's head, so nothing is to be done against #10,
+    but #12 is built on #11 (which may have been force-pushed): the answer names #11 and the call that restacks #12
+    on it, instead of a silent "nothing to rebase"."""
+    bottom = pull(10, "feature-a", "main", "b1", [c("b1", "m0")])
+    middle = pull(11, "feature-b", "feature-a", "b2", [c("b2", "b1")])
+    top = pull(12, "feature-d", "feature-b", "d1", [c("b2", "b1"), c("d1", "b2")])
+    a = run(tmp_path, bottom, top, [middle], tips={"main": "m0", "feature-a": "b1"})
+    assert a.relation == "history" and not a.steps
+    assert a.warnings == ["#12 is based on #11 (feature-b), which is open and between #10 and #12: this answer is "
+                          "about #10 only. To restack #12 on #11 (after a force-push of it, say), call gh pr-agent "
+                          "stack 'acme/widgets#11' 'acme/widgets#12'."]
+    direct = run(tmp_path, middle, top, [bottom], tips={"main": "m0", "feature-a": "b1"})
+    assert not any("between" in w for w in direct.warnings)
