@@ -141,3 +141,17 @@ def test_a_failed_step_too_long_to_keep_is_read_in_full_within_its_times() -> No
                       CheckDetails(steps=steps, annotations=[]), timeout=600)
     assert [f["test_name"] for f in a.failures] == ["tests/test_m.py::test_bad"]
     assert a.step is not None and a.step.number == 3
+
+
+def test_a_check_with_nothing_to_read_is_answered_without_its_log_and_the_log_is_closed() -> None:
+    """A cancelled job reported no test results; a commit status has no job: neither log is parsed."""
+    cancelled = Check(name="test", kind="check_run", state="CANCELLED", bucket="cancelled", app="github-actions",
+                      url=JOB_URL, check_run_id=7, run_id=3)
+    a = analyze_check(cancelled, None, None)
+    assert (a.note, a.failures, a.job_url) == ("The check was cancelled; it reported no test results.", [], JOB_URL)
+    status = Check(name="ci/jenkins", kind="status_context", state="FAILURE", bucket="failed",
+                   url="https://jenkins.example.com/job/9")
+    raw = log(*PYTEST_RUN)
+    a = analyze_check(status, raw, None)
+    assert a.note == "External CI (commit status): its details are on the linked page." and a.failures == []
+    assert raw.closed
