@@ -105,8 +105,8 @@ def test_the_cli_says_what_happened_to_the_thread(agent) -> None:
     env = a.env(NO_COLOR="1")
     first = a.cli("resolve", PR, "--thread", "PRRT_human", "--reply", "Renamed it.", env=env)
     assert first.returncode == 0, first.stderr
-    url = thread_of(a.hub, "PRRT_human")["comments"][-1]
+    reply = thread_of(a.hub, "PRRT_human")["comments"][-1]
     assert first.stdout.splitlines()[0] == f"{PR}: thread PRRT_human resolved. Reply posted and thread resolved."
-    assert first.stdout.splitlines()[1].startswith("reply: https://") and str(url["id"]) in first.stdout
+    assert first.stdout.splitlines()[1].startswith("reply: https://") and str(reply["id"]) in first.stdout
     again = a.cli("resolve", PR, "--thread", "PRRT_human", env=env)
     assert again.stdout == f"{PR}: thread PRRT_human already resolved. Thread was already resolved.\n"
