@@ -110,3 +110,14 @@ def test_the_cli_says_what_happened_to_the_thread(agent) -> None:
     assert first.stdout.splitlines()[1].startswith("reply: https://") and str(reply["id"]) in first.stdout
     again = a.cli("resolve", PR, "--thread", "PRRT_human", env=env)
     assert again.stdout == f"{PR}: thread PRRT_human already resolved. Thread was already resolved.\n"
+
+
+def test_any_other_refusal_of_the_thread_scan_reaches_the_caller_as_itself(agent) -> None:
+    a = agent(feedback_world())
+    a.hub.add_fault(Fault(match="graphql:ThreadScan", status=403, times=1,
+                          body={"message": "Resource not accessible by integration"}))
+    proc = a.cli("resolve", PR, "--comment", "1002", "--json")
+    assert proc.returncode == 3, proc.stderr
+    err = orjson.loads(proc.stdout)["error"]
+    assert err["code"] == "forbidden" and "Resource not accessible by integration" in orjson.dumps(err).decode()
+    assert thread_of(a.hub, "PRRT_human")["resolved"] is False
