@@ -136,18 +136,21 @@ def _thread_not_found(ref: PRRef, what: str, value: str) -> PrAgentError:
     )
 
 
+def _not_found_at(err: PrAgentError, root: str) -> bool:
+    """A NOT_FOUND error of GitHub's GraphQL API about the query's field ``root`` (the PR, the thread)."""
+    return err.code == "not_found" and any(tuple(e.get("path") or ())[:1] == (root,)
+                                           for e in err.details.get("graphql_errors", []))
+
+
 def _lookup_thread(ctx: Context, ref: PRRef, thread_id: str) -> ThreadState:
     try:
         data = ctx.gh.graphql(load_query("thread_lookup"), {"thread": thread_id, "owner": ref.owner,
                                                             "repo": ref.repo, "number": ref.number},
                               hostname=ref.host)
     except PrAgentError as err:
-        if err.code != "not_found":
-            raise
-        paths = [tuple(e.get("path") or ()) for e in err.details.get("graphql_errors", [])]
-        if any(p[:1] == ("repository",) for p in paths):
+        if _not_found_at(err, "repository"):
             raise pr_not_found(ref, err) from None
-        if any(p[:1] == ("node",) for p in paths):
+        if _not_found_at(err, "node"):
             raise _thread_not_found(ref, "thread_id", thread_id) from None
         raise
     node = data.get("node")
@@ -174,8 +177,13 @@ def _scan_for_comment(ctx: Context, ref: PRRef, comment_id: str) -> ThreadState:
     after = None
     roots: dict[str, ThreadState] = {}  # root comment id -> thread, for threads longer than one page
     while True:
-        data = ctx.gh.graphql(load_query("thread_scan"), {"owner": ref.owner, "repo": ref.repo,
-                                                          "number": ref.number, "after": after}, hostname=ref.host)
+        try:
+            data = ctx.gh.graphql(load_query("thread_scan"), {"owner": ref.owner, "repo": ref.repo,
+                                                              "number": ref.number, "after": after}, hostname=ref.host)
+        except PrAgentError as err:
+            if _not_found_at(err, "repository"):
+                raise pr_not_found(ref, err) from None
+            raise
         pr = (data.get("repository") or {}).get("pullRequest")
         if not pr:
             raise pr_not_found(ref)
