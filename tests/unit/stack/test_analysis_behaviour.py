@@ -142,3 +142,10 @@ def test_the_tree_notes_how_the_base_landed(tmp_path: Path) -> None:
     a = run(tmp_path, merged_b(parents=2), retargeted_d())
     first = a.visualization.splitlines()[1]
     assert first == "└─ #11 feature-b  [merged]  base: main  <- base_pr  (merged (merge) into main)"
+
+
+def test_a_forced_onto_is_said_unless_the_calling_tool_forced_it(tmp_path: Path) -> None:
+    a = run(tmp_path, merged_b(), retargeted_d(), history=SQUASHED, use_onto=True)
+    assert "use_onto=true asked for --onto." in a.strategy.considerations
+    quiet = run(tmp_path, merged_b(), retargeted_d(), history=SQUASHED, use_onto=True, say_use_onto=False)
+    assert quiet.strategy.recommended == "onto" and not any("use_onto" in x for x in quiet.strategy.considerations)
