@@ -149,3 +149,13 @@ def test_a_forced_onto_is_said_unless_the_calling_tool_forced_it(tmp_path: Path)
     assert "use_onto=true asked for --onto." in a.strategy.considerations
     quiet = run(tmp_path, merged_b(), retargeted_d(), history=SQUASHED, use_onto=True, say_use_onto=False)
     assert quiet.strategy.recommended == "onto" and not any("use_onto" in x for x in quiet.strategy.considerations)
+
+
+def test_an_unpinned_boundary_is_high_risk(tmp_path: Path) -> None:
+    """#11 was force-pushed and #12 lists none of its versions: where #12's own work starts is a guess."""
+    rewritten = [c("b1", "m1", 7), c("b4", "b1", 8)]
+    base = pull(11, "feature-b", "main", "b4", rewritten,
+                events=[Event("head_ref_force_pushed", before_oid=OID["b2"], after_oid=OID["b4"])])
+    dep = pull(12, "feature-d", "feature-b", "d2", [c("x1", "m0", 4), c("d1", "x1", 4), c("d2", "d1", 5)])
+    a = run(tmp_path, base, dep, use_onto=True)
+    assert (a.old.how, a.old.oid, a.strategy.recommended, a.risk) == ("ambiguous", OID["d1"], "onto", "high")
