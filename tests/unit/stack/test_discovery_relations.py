@@ -177,3 +177,28 @@ def test_a_copied_commit_of_the_base_moves_the_boundary_up_in_a_clone(tmp_path: 
     child = replace(pull(13, "feature-c", "feature-b", "d1", []), head_oid=d1)
     assert discovery.child_old_base(base, child, clone) == b1  # where #13 left #11 (their merge-base)
     assert discovery.child_old_base(replace(base, head_oid=b1), child, clone) == b1  # #11's head is in #13
+
+
+def test_a_merge_base_the_new_base_already_has_pins_nothing(tmp_path: Path) -> None:
+    """#11 was rebased onto main's m1 (new head b4); #12 still has the old head b3 and merged m1 in. Its own work
+    starts after b3: m1, also a merge-base with the new head, is in the new base anyway."""
+    _git(tmp_path, "init", "-q", "-b", "main")
+    _commit(tmp_path, "m.txt", "m0")
+    _git(tmp_path, "checkout", "-q", "-b", "feature-b")
+    _commit(tmp_path, "b1.txt", "b1")
+    b3 = _commit(tmp_path, "b3.txt", "b3")
+    _git(tmp_path, "checkout", "-q", "-b", "feature-d")
+    _commit(tmp_path, "d1.txt", "d1")
+    _git(tmp_path, "checkout", "-q", "main")
+    m1 = _commit(tmp_path, "m.txt", "m1")
+    _git(tmp_path, "checkout", "-q", "feature-d")
+    _git(tmp_path, "merge", "-q", "-m", "merge main", m1)
+    merged = _git(tmp_path, "rev-parse", "HEAD")
+    _git(tmp_path, "checkout", "-q", "-b", "rebased-b", m1)
+    _commit(tmp_path, "b1.txt", "b1 again")
+    b4 = _commit(tmp_path, "b3.txt", "b3 again")
+    clone = Clone(Git(tmp_path), "origin", str(tmp_path))
+    base = replace(open_b(), head_oid=b4, events=[Event("head_ref_force_pushed", before_oid=b3, after_oid=b4)])
+    assert discovery.old_base(base, merged, None, clone, b4) == discovery.OldBase(b3, "former_head")
+    unpinned = discovery.old_base(base, merged, None, clone)  # without the new base: two boundaries, not in line
+    assert (unpinned.how, {p for p, _ in unpinned.candidates}) == ("ambiguous", {m1, b3})
