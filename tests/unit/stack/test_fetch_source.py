@@ -97,3 +97,13 @@ def test_a_listing_within_the_cap_is_read_over_every_page(source: Callable[..., 
     monkeypatch.setitem(fetch.FIRST_PAGE, "stack_children", 1)
     src = source(stacked=3)
     assert [p.number for p in src.children("d")] == [3, 4, 5] and src.notes == []
+
+
+def test_the_first_query_prefetches_every_open_pr_by_head(source: Callable[..., StackSource]) -> None:
+    src = source(stacked=2)
+    assert src.open_with_head("d") is None  # nothing read yet: not known without a lookup
+    base, dep = src.pulls(2, 3)
+    assert (base.number, dep.number, dep.base_ref) == (2, 3, "d")
+    assert [p.number for p in src.open_with_head("s4") or []] == [4]
+    assert [p.number for p in src.open_with_head("d") or []] == [2]
+    assert src.open_with_head("no-such-branch") == []
