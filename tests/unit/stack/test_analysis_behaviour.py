@@ -79,7 +79,7 @@ def test_a_squash_plan_lists_the_landed_commit_as_the_one_new_commit(tmp_path: P
                               "+refs/heads/feature-d:refs/remotes/origin/feature-d")
     assert (a.changes.total, a.changes.more, a.changes.source) == (1, False, "api")
     assert [(x.oid, x.headline, x.date) for x in a.changes.commits] == [(OID["sq"], "PR 11 (#11)", T.format(6))]
-    assert a.tip == OID["sq"] and a.target_branch == "main"
+    assert a.tip == OID["sq"] and a.target_branch == "main" and a.action_required is True
 
 
 def test_an_open_base_lists_its_commits_after_the_old_base_oldest_first(tmp_path: Path) -> None:
