@@ -202,3 +202,13 @@ def test_a_merge_base_the_new_base_already_has_pins_nothing(tmp_path: Path) -> N
     assert discovery.old_base(base, merged, None, clone, b4) == discovery.OldBase(b3, "former_head")
     unpinned = discovery.old_base(base, merged, None, clone)  # without the new base: two boundaries, not in line
     assert (unpinned.how, {p for p, _ in unpinned.candidates}) == ("ambiguous", {m1, b3})
+
+
+def test_each_boundary_is_told_in_plain_words() -> None:
+    short = OID["b3"][:12]
+    assert discovery.OldBase(OID["b3"], "head").describe(open_b()) == (
+        f"{short} is #11's last head commit, and your branch contains it")
+    assert discovery.OldBase(OID["b3"], "assumed").describe(open_b()) == (
+        f"{short} is #11's last head commit; whether your branch contains it could not be checked without a "
+        "clone (the plan verifies it before rebasing)")
+    assert discovery.OldBase(None, "none").describe(open_b()) == "no commit of the base PR was found in your branch"
