@@ -212,3 +212,18 @@ def test_each_boundary_is_told_in_plain_words() -> None:
         f"{short} is #11's last head commit; whether your branch contains it could not be checked without a "
         "clone (the plan verifies it before rebasing)")
     assert discovery.OldBase(None, "none").describe(open_b()) == "no commit of the base PR was found in your branch"
+
+
+def test_an_open_boundary_offers_the_last_twenty_listed_commits_only() -> None:
+    from pr_agent.stack.model import Commit
+
+    oids = [f"{i:02d}".ljust(40, "e") for i in range(23)]  # oids[0] is where the dependent started
+    commits = [Commit(oids[i], f"x{i}", parents=(oids[i - 1],)) for i in range(1, 23)]  # 22 listed commits
+    pushed = replace(open_b(), head_oid=OID["b4"], events=[
+        Event("head_ref_force_pushed", before_oid=OID["b2"], after_oid=OID["b4"])])
+    dep = pull(12, "feature-d", "feature-b", "d2", [])
+    dep = replace(dep, head_oid=oids[22], commits=commits, commit_count=22)
+    old = discovery.old_base(pushed, dep.head_oid, dep, None)
+    assert [p for p, _ in old.candidates] == oids[2:22]  # from the parent of the 20th newest, up
+    assert old.candidates[0][1][0] == (oids[3], "x3") and len(old.candidates[0][1]) == 20  # x3..x22
+    assert (old.oid, old.how) == (oids[21], "ambiguous")
