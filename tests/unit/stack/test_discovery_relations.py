@@ -12,7 +12,7 @@ from pathlib import Path
 from pr_agent.git import Git
 from pr_agent.stack import discovery
 from pr_agent.stack.local import Clone
-from pr_agent.stack.model import Event, Pull
+from pr_agent.stack.model import Commit, Event, Pull
 from tests.unit.stack.test_analysis import B_COMMITS, D_COMMITS, OID, Src, c, merged_b, pull
 
 
@@ -215,8 +215,6 @@ def test_each_boundary_is_told_in_plain_words() -> None:
 
 
 def test_an_open_boundary_offers_the_last_twenty_listed_commits_only() -> None:
-    from pr_agent.stack.model import Commit
-
     oids = [f"{i:02d}".ljust(40, "e") for i in range(23)]  # oids[0] is where the dependent started
     commits = [Commit(oids[i], f"x{i}", parents=(oids[i - 1],)) for i in range(1, 23)]  # 22 listed commits
     pushed = replace(open_b(), head_oid=OID["b4"], events=[
