@@ -159,3 +159,25 @@ def test_an_unpinned_boundary_is_high_risk(tmp_path: Path) -> None:
     dep = pull(12, "feature-d", "feature-b", "d2", [c("x1", "m0", 4), c("d1", "x1", 4), c("d2", "d1", 5)])
     a = run(tmp_path, base, dep, use_onto=True)
     assert (a.old.how, a.old.oid, a.strategy.recommended, a.risk) == ("ambiguous", OID["d1"], "onto", "high")
+
+
+def test_a_merged_middle_pr_moves_the_boundary_and_says_so(tmp_path: Path) -> None:
+    """main <- #10 feature-a (open) <- #11 feature-b, squash-merged into feature-a <- #12, retargeted from
+    feature-b to feature-a: #12 still carries #11's commits, so its own work starts after #11's last head."""
+    bottom = pull(10, "feature-a", "main", "m1", [c("m1", "m0")])
+    middle = replace(merged_b(), base_ref="feature-a", merged_at=T.format(6))
+    dep = pull(12, "feature-d", "feature-a", "d2", D_COMMITS,
+               events=[Event("base_ref_changed", T.format(7), previous_ref="feature-b", current_ref="feature-a")])
+    a = run(tmp_path, bottom, dep, extra=[middle])
+    assert (a.old.oid, a.old.how) == (OID["b3"], "former_head")
+    assert (f"#11 (between #10 and #12) was merged into feature-a; #12 still carries its original commits, so its "
+            f"own work starts after {OID['b3'][:12]}.") in a.warnings
+    assert f"git rebase --onto refs/remotes/origin/feature-a {OID['b3']} feature-d" in commands(a)
+
+
+def test_a_dependent_that_only_needs_a_new_base_is_not_told_to_rebase_first(tmp_path: Path) -> None:
+    """#11 merged with its branch kept; #12, still based on it, holds none of its commits: only the base changes."""
+    dep = pull(12, "feature-d", "feature-b", "d1", [c("d1", "m0", 4)])
+    a = run(tmp_path, merged_b(), dep, history=SQUASHED)
+    assert (a.needs_rebase, a.retarget_to) == (False, "main")
+    assert "Then point" not in a.reason and a.reason.endswith("Only its base must change, from feature-b to main.")

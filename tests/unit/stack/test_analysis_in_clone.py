@@ -71,3 +71,39 @@ def test_a_predicted_conflict_is_named_and_makes_the_plan_high_risk(tmp_path: Pa
     assert not rebase.can_automate and "Expected conflicts in: f.txt." in rebase.description
     assert (a.changes.source, a.changes.total, [x.oid for x in a.changes.commits]) == ("local", 2, [m1, sq])
     assert a.changes.files == ["f.txt"]
+
+
+def test_update_branch_after_a_squash_still_drops_the_bases_original_commits(tmp_path: Path) -> None:
+    """#12 merged main (with #11's squash sq) in via "Update branch": sq is in it, yet #11's original b1 is too,
+    and a rebase must leave b1 out."""
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "remote", "add", "origin", "https://github.com/acme/widgets.git")
+    (tmp_path / "f.txt").write_text(LINES)
+    git(tmp_path, "add", "f.txt")
+    git(tmp_path, "commit", "-q", "-m", "m0")
+    m0 = git(tmp_path, "rev-parse", "HEAD")
+    git(tmp_path, "checkout", "-q", "-b", "feature-b")
+    b1 = commit(tmp_path, "ONE\ntwo\nthree\n", "b1")
+    git(tmp_path, "checkout", "-q", "-b", "feature-d")
+    (tmp_path / "d.txt").write_text("d\n")
+    git(tmp_path, "add", "d.txt")
+    git(tmp_path, "commit", "-q", "-m", "d1")
+    d1 = git(tmp_path, "rev-parse", "HEAD")
+    git(tmp_path, "checkout", "-q", "main")
+    sq = commit(tmp_path, "ONE\ntwo\nthree\n", "PR 11 (#11)")
+    git(tmp_path, "checkout", "-q", "feature-d")
+    git(tmp_path, "merge", "-q", "-m", "Merge main into feature-d", "main")
+    updated = git(tmp_path, "rev-parse", "HEAD")
+    git(tmp_path, "checkout", "-q", "main")
+
+    base = Pull(PRRef("acme", "widgets", 11), "PR 11", "", "MERGED", "feature-b", "main", b1, m0,
+                commits=[Commit(b1, "b1", parents=(m0,))], commit_count=1, merge_commit=sq,
+                merge_commit_parent_count=1, merge_commit_headline="PR 11 (#11)", events=[])
+    dep = Pull(PRRef("acme", "widgets", 12), "PR 12", "", "OPEN", "feature-d", "main", updated, m0,
+               commits=[Commit(b1, "b1", parents=(m0,)), Commit(d1, "d1", parents=(b1,)),
+                        Commit(updated, "Merge main into feature-d", parents=(d1, sq))], commit_count=3,
+               events=[Event("base_ref_changed", previous_ref="feature-b", current_ref="main")])
+    a = analyze(Context(git=Git(tmp_path), env={}), Tips([base, dep], {"main": sq}), base, dep, Options())
+    assert a.merge is not None and (a.merge.method, a.merge.checked_locally) == ("squash", True)
+    assert a.needs_rebase and (a.old.oid, a.old.how) == (b1, "head") and a.strategy.recommended == "onto"
+    assert f"git rebase --onto refs/remotes/origin/main {b1} feature-d" in [s.command for s in a.steps]
