@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from pr_agent.tools.comments_budget import thread_id as item_thread
 from tests.e2e.review_worlds import SPAM, coverage_world, hidden_world, two_bots_world
 from tests.e2e.worlds import HOSTILE_BODY, big_world, feedback_world
 
 
 def _threads(out: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {c["thread_id"]: c for c in out["comments"] if c.get("thread_id")}
+    return {t: c for c in out["comments"] if (t := item_thread(c))}
 
 
 def _thread(hub: Any, thread_id: str) -> dict[str, Any]:
@@ -90,7 +91,7 @@ def test_a_big_pr_pages_with_a_cursor_and_every_thread_comes_once(inproc) -> Non
     first = a.json("comments", "acme/widgets#9", "--page-size", "25")
     second = a.json("comments", "acme/widgets#9", "--page-size", "25", "--cursor", first["nextCursor"])
     third = a.json("comments", "acme/widgets#9", "--page-size", "25", "--cursor", second["nextCursor"])
-    seen = [c["thread_id"] for page in (first, second, third) for c in page["comments"]]
+    seen = [item_thread(c) for page in (first, second, third) for c in page["comments"]]
     assert len(seen) == len(set(seen)) == 54 and "nextCursor" not in third
     long = _threads(first)["PRRT_big0003"]
     assert (long["reply_count"], len(long["replies"])) == (109, 2)  # summarised; all with --detail full

@@ -9,6 +9,7 @@ import orjson
 import pytest
 
 from pr_agent.mcp_stdio import MAX_LINE_BYTES
+from pr_agent.tools.comments_budget import thread_id as item_thread
 from tests.e2e.ci_worlds import FAST, expired_world, failing_world
 from tests.e2e.worlds import big_world, feedback_world
 
@@ -170,5 +171,5 @@ def test_later_pages_come_from_what_the_first_call_read(inproc, mcp_pipes) -> No
     messages = pipes.close()
     second = next(m for m in messages if m.get("id") == 2)["result"]["structuredContent"]
     assert second["from_snapshot"] is True and len(a.hub.requests) == asked  # no GitHub request for page 2
-    seen = [c["thread_id"] for c in first["comments"] + second["comments"]]
+    seen = [item_thread(c) for c in first["comments"] + second["comments"]]
     assert len(seen) == len(set(seen)) == 36
